@@ -1,0 +1,215 @@
+// Type erasure happens here, once: Python sees AnyState; each game is a StateImpl<S>.
+#pragma once
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/game.h"
+#include "search/mcts.h"
+
+namespace kibitz {
+
+struct UnknownGameError : std::invalid_argument {
+  using std::invalid_argument::invalid_argument;
+};
+
+class AnyState {
+ public:
+  virtual ~AnyState() = default;
+  virtual std::unique_ptr<AnyState> clone() const = 0;
+  virtual std::string game_name() const = 0;
+  virtual int num_players() const = 0;
+  virtual int current_player() const = 0;
+  virtual bool is_terminal() const = 0;
+  virtual std::vector<Action> legal_actions() const = 0;  // decisions, or chance outcomes at chance
+  virtual std::vector<std::pair<Action, double>> chance_outcomes() const = 0;
+  virtual void apply(Action action) = 0;  // checked: IllegalMoveError leaves the state unchanged
+  virtual std::vector<double> returns() const = 0;
+  virtual std::vector<double> scores() const = 0;
+  virtual std::vector<double> ranks() const = 0;
+  virtual int team(int seat) const = 0;
+  virtual std::uint64_t info_key(int seat) const = 0;
+  virtual Action observe(int seat, Action action) const = 0;
+  virtual std::unique_ptr<AnyState> determinize(int seat, std::uint64_t seed) const = 0;
+  virtual std::string action_to_string(Action action) const = 0;
+  virtual Action parse_action(const std::string& text) const = 0;
+  virtual std::string to_string() const = 0;
+  virtual std::string view_string(int seat) const = 0;
+  virtual std::string render() const = 0;
+  virtual bool equals(const AnyState& other) const = 0;
+
+  virtual search::Result search(const search::Params& params) const = 0;
+  virtual Action greedy_action(std::uint64_t seed) const = 0;
+  virtual Action heuristic_action(std::uint64_t seed) const = 0;
+  virtual Action sample_chance(std::uint64_t seed) const = 0;
+  virtual std::uint64_t perft(int depth) const = 0;
+  // Plays `count` random games from this state; returns the total number of decisions.
+  virtual std::uint64_t random_playouts(int count, std::uint64_t seed) const = 0;
+};
+
+template <Game S>
+class StateImpl final : public AnyState {
+ public:
+  explicit StateImpl(S state) : s_(std::move(state)) {}
+  const S& state() const { return s_; }
+
+  std::unique_ptr<AnyState> clone() const override { return std::make_unique<StateImpl>(s_); }
+  std::string game_name() const override { return S::kName; }
+  int num_players() const override { return s_.num_players(); }
+  int current_player() const override { return s_.current_player(); }
+  bool is_terminal() const override { return s_.is_terminal(); }
+
+  std::vector<Action> legal_actions() const override {
+    std::vector<Action> out;
+    if (s_.is_terminal()) return out;
+    if (s_.current_player() == kChancePlayer) {
+      for (const auto& [a, p] : chance_outcomes()) out.push_back(a);
+      return out;
+    }
+    std::array<Action, S::kMaxActions> buf;
+    const int n = s_.legal_actions(buf.data());
+    out.assign(buf.begin(), buf.begin() + n);
+    return out;
+  }
+
+  std::vector<std::pair<Action, double>> chance_outcomes() const override {
+    std::vector<std::pair<Action, double>> out;
+    if (s_.current_player() != kChancePlayer) return out;
+    std::array<ChanceOutcome, S::kMaxChanceOutcomes> buf;
+    const int n = s_.chance_outcomes(buf.data());
+    for (int i = 0; i < n; ++i) out.emplace_back(buf[i].outcome, buf[i].probability);
+    return out;
+  }
+
+  void apply(Action action) override {
+    if (s_.is_terminal()) throw IllegalMoveError(std::string("the ") + S::kName + " game is over; no move can be applied");
+    const auto legal = legal_actions();
+    if (std::find(legal.begin(), legal.end(), action) == legal.end()) {
+      std::string name;
+      try {
+        name = "'" + s_.action_to_string(action) + "'";
+      } catch (const NotationError&) {
+        name = "action id " + std::to_string(action);
+      }
+      std::string listing;
+      for (Action a : legal) listing += (listing.empty() ? "" : " ") + s_.action_to_string(a);
+      const bool chance = s_.current_player() == kChancePlayer;
+      throw IllegalMoveError((chance ? "illegal chance outcome " : "illegal move ") + name + " for " + S::kName +
+                             (chance ? "; possible outcomes: " : " (seat " + std::to_string(s_.current_player()) + " to move); legal: ") + listing);
+    }
+    s_.apply(action);
+  }
+
+  std::vector<double> returns() const override { return per_player(&S::returns); }
+  std::vector<double> scores() const override { return per_player(&S::scores); }
+  std::vector<double> ranks() const override { return per_player(&S::ranks); }
+  int team(int seat) const override { return s_.team(check_seat(seat)); }
+  std::uint64_t info_key(int seat) const override { return s_.info_key(check_seat(seat)); }
+  Action observe(int seat, Action action) const override { return s_.observe(check_seat(seat), action); }
+
+  std::unique_ptr<AnyState> determinize(int seat, std::uint64_t seed) const override {
+    Rng rng(seed);
+    return std::make_unique<StateImpl>(s_.determinize(check_seat(seat), rng));
+  }
+
+  std::string action_to_string(Action action) const override { return s_.action_to_string(action); }
+  Action parse_action(const std::string& text) const override { return s_.parse_action(text); }
+  std::string to_string() const override { return s_.to_string(); }
+  std::string view_string(int seat) const override { return s_.view_string(check_seat(seat)); }
+  std::string render() const override { return s_.render(); }
+  bool equals(const AnyState& other) const override {
+    const auto* o = dynamic_cast<const StateImpl*>(&other);
+    return o && o->s_ == s_;
+  }
+
+  search::Result search(const search::Params& params) const override { return search::search(s_, params); }
+
+  Action greedy_action(std::uint64_t seed) const override {
+    require_decision();
+    Rng rng(seed);
+    return search::greedy_action(s_, rng);
+  }
+  Action heuristic_action(std::uint64_t seed) const override {
+    require_decision();
+    Rng rng(seed);
+    return s_.heuristic_action(rng);
+  }
+  Action sample_chance(std::uint64_t seed) const override {
+    if (s_.current_player() != kChancePlayer) throw std::invalid_argument("not a chance node");
+    Rng rng(seed);
+    return s_.sample_chance(rng);
+  }
+
+  std::uint64_t perft(int depth) const override { return perft_from(s_, depth); }
+
+  std::uint64_t random_playouts(int count, std::uint64_t seed) const override {
+    Rng rng(seed);
+    std::uint64_t decisions = 0;
+    for (int i = 0; i < count; ++i) {
+      S copy = s_;
+      decisions += search::random_playout(copy, rng);
+    }
+    return decisions;
+  }
+
+ private:
+  std::vector<double> per_player(void (S::*f)(double*) const) const {
+    std::array<double, S::kMaxPlayers> buf{};
+    (s_.*f)(buf.data());
+    return {buf.begin(), buf.begin() + s_.num_players()};
+  }
+  int check_seat(int seat) const {
+    if (seat < 0 || seat >= s_.num_players())
+      throw std::out_of_range("seat " + std::to_string(seat) + " does not exist; this game has seats 0.." + std::to_string(s_.num_players() - 1));
+    return seat;
+  }
+  void require_decision() const {
+    if (s_.current_player() < 0) throw std::invalid_argument("not a decision node: the game is over or chance is to act");
+  }
+  // Leaves after `depth` plies, where a decision and a chance outcome are one ply each;
+  // a game that ends earlier counts as one leaf.
+  static std::uint64_t perft_from(const S& s, int depth) {
+    if (depth == 0 || s.is_terminal()) return 1;
+    std::uint64_t n = 0;
+    if (s.current_player() == kChancePlayer) {
+      std::array<ChanceOutcome, S::kMaxChanceOutcomes> buf;
+      const int k = s.chance_outcomes(buf.data());
+      for (int i = 0; i < k; ++i) {
+        S next = s;
+        next.apply(buf[i].outcome);
+        n += perft_from(next, depth - 1);
+      }
+      return n;
+    }
+    std::array<Action, S::kMaxActions> buf;
+    const int k = s.legal_actions(buf.data());
+    for (int i = 0; i < k; ++i) {
+      S next = s;
+      next.apply(buf[i]);
+      n += perft_from(next, depth - 1);
+    }
+    return n;
+  }
+
+  S s_;
+};
+
+// One entry per game: how to make its states.
+struct GameInfo {
+  std::string name;
+  std::string description;
+  int min_players, max_players;
+  std::vector<std::pair<std::string, std::string>> options;  // name, help (with default)
+  std::function<std::unique_ptr<AnyState>(const std::map<std::string, std::string>&, std::uint64_t)> initial;
+  std::function<std::unique_ptr<AnyState>(const std::string&)> from_string;
+  std::function<std::unique_ptr<AnyState>(const std::string&)> from_view;
+  std::function<void(const std::map<std::string, std::string>&)> check_options;
+};
+
+const std::vector<GameInfo>& registry();
+const GameInfo& find_game(const std::string& name);  // throws UnknownGameError
+
+}  // namespace kibitz

@@ -1,0 +1,102 @@
+// pybind11 module kibitz._core: the type-erased game states, search and errors.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include "bindings/any_state.h"
+
+namespace py = pybind11;
+using namespace kibitz;
+
+PYBIND11_MODULE(_core, m) {
+  m.doc() = "kibitz C++ core: game states, search, errors";
+
+  py::register_exception<IllegalMoveError>(m, "IllegalMoveError", PyExc_ValueError);
+  py::register_exception<NotationError>(m, "NotationError", PyExc_ValueError);
+  py::register_exception<OptionError>(m, "OptionError", PyExc_ValueError);
+  py::register_exception<UnknownGameError>(m, "UnknownGameError", PyExc_ValueError);
+
+  m.attr("CHANCE") = kChancePlayer;
+  m.attr("TERMINAL") = kTerminalPlayer;
+  m.attr("UNOBSERVED") = kUnobserved;
+
+  py::class_<GameInfo>(m, "GameInfo")
+      .def_readonly("name", &GameInfo::name)
+      .def_readonly("description", &GameInfo::description)
+      .def_readonly("min_players", &GameInfo::min_players)
+      .def_readonly("max_players", &GameInfo::max_players)
+      .def_readonly("options", &GameInfo::options)
+      .def("initial", [](const GameInfo& g, const std::map<std::string, std::string>& o, std::uint64_t seed) { return g.initial(o, seed); })
+      .def("from_string", [](const GameInfo& g, const std::string& t) { return g.from_string(t); })
+      .def("from_view", [](const GameInfo& g, const std::string& t) { return g.from_view(t); })
+      .def("check_options", [](const GameInfo& g, const std::map<std::string, std::string>& o) { g.check_options(o); });
+  m.def("games", [] {
+    std::vector<const GameInfo*> out;
+    for (const auto& g : registry()) out.push_back(&g);
+    return out;
+  }, py::return_value_policy::reference);
+  m.def("find_game", &find_game, py::return_value_policy::reference);
+
+  py::enum_<search::Algorithm>(m, "Algorithm")
+      .value("uct", search::Algorithm::kUct)
+      .value("pimc", search::Algorithm::kPimc)
+      .value("so_ismcts", search::Algorithm::kSoIsmcts)
+      .value("mo_ismcts", search::Algorithm::kMoIsmcts);
+  py::enum_<search::FinalMove>(m, "FinalMove")
+      .value("most_visits", search::FinalMove::kMostVisits)
+      .value("best_mean", search::FinalMove::kBestMean);
+
+  py::class_<search::Params>(m, "Params")
+      .def(py::init<>())
+      .def_readwrite("algorithm", &search::Params::algorithm)
+      .def_readwrite("exploration", &search::Params::exploration)
+      .def_readwrite("heuristic_rollouts", &search::Params::heuristic_rollouts)
+      .def_readwrite("rollout_epsilon", &search::Params::rollout_epsilon)
+      .def_readwrite("determinizations", &search::Params::determinizations)
+      .def_readwrite("threads", &search::Params::threads)
+      .def_readwrite("iterations", &search::Params::iterations)
+      .def_readwrite("time_limit_ms", &search::Params::time_limit_ms)
+      .def_readwrite("final_move", &search::Params::final_move)
+      .def_readwrite("seed", &search::Params::seed);
+
+  py::class_<search::ActionStats>(m, "ActionStats")
+      .def_readonly("action", &search::ActionStats::action)
+      .def_readonly("visits", &search::ActionStats::visits)
+      .def_readonly("mean_reward", &search::ActionStats::mean_reward);
+  py::class_<search::Result>(m, "Result")
+      .def_readonly("action", &search::Result::action)
+      .def_readonly("stats", &search::Result::stats)
+      .def_readonly("iterations", &search::Result::iterations)
+      .def_readonly("nodes", &search::Result::nodes)
+      .def_readonly("seconds", &search::Result::seconds)
+      .def_readonly("root_value", &search::Result::root_value);
+  m.attr("TREE_BYTES_PER_NODE") = sizeof(search::Node);
+
+  py::class_<AnyState>(m, "State")
+      .def("clone", &AnyState::clone)
+      .def_property_readonly("game_name", &AnyState::game_name)
+      .def_property_readonly("num_players", &AnyState::num_players)
+      .def_property_readonly("current_player", &AnyState::current_player)
+      .def("is_terminal", &AnyState::is_terminal)
+      .def("legal_actions", &AnyState::legal_actions)
+      .def("chance_outcomes", &AnyState::chance_outcomes)
+      .def("apply", &AnyState::apply)
+      .def("returns", &AnyState::returns)
+      .def("scores", &AnyState::scores)
+      .def("ranks", &AnyState::ranks)
+      .def("team", &AnyState::team)
+      .def("info_key", &AnyState::info_key)
+      .def("observe", &AnyState::observe)
+      .def("determinize", &AnyState::determinize)
+      .def("action_to_string", &AnyState::action_to_string)
+      .def("parse_action", &AnyState::parse_action)
+      .def("to_string", &AnyState::to_string)
+      .def("view_string", &AnyState::view_string)
+      .def("render", &AnyState::render)
+      .def("equals", &AnyState::equals)
+      .def("search", &AnyState::search, py::call_guard<py::gil_scoped_release>())
+      .def("greedy_action", &AnyState::greedy_action)
+      .def("heuristic_action", &AnyState::heuristic_action)
+      .def("sample_chance", &AnyState::sample_chance)
+      .def("perft", &AnyState::perft, py::call_guard<py::gil_scoped_release>())
+      .def("random_playouts", &AnyState::random_playouts, py::call_guard<py::gil_scoped_release>());
+}

@@ -1,0 +1,35 @@
+// The list of games. Adding a game: one entry here (see docs/architecture.md).
+#include "bindings/any_state.h"
+#include "games/just4fun_colours.h"
+
+namespace kibitz {
+
+const std::vector<GameInfo>& registry() {
+  static const std::vector<GameInfo> games = {
+      {j4fc::State::kName,
+       "Just 4 Fun Colours (Grunau, Kosmos 2010): place stones by playing cards of the field's colour; "
+       "a line of 4 (or 5) wins at once, otherwise the largest area. Hidden hands. Board layout reconstructed [R].",
+       2,
+       4,
+       {{"players", "number of players, 2-4 (default 2)"},
+        {"line", "line length that wins at once: 4 (default) or 5 (variant)"},
+        {"start", "start seat 0..players-1, or 'random' (default: drawn from the seed)"}},
+       [](const std::map<std::string, std::string>& o, std::uint64_t seed) -> std::unique_ptr<AnyState> {
+         return std::make_unique<StateImpl<j4fc::State>>(j4fc::State::initial(j4fc::parse_options(o), seed));
+       },
+       [](const std::string& t) -> std::unique_ptr<AnyState> { return std::make_unique<StateImpl<j4fc::State>>(j4fc::State::from_string(t)); },
+       [](const std::string& t) -> std::unique_ptr<AnyState> { return std::make_unique<StateImpl<j4fc::State>>(j4fc::State::from_view(t)); },
+       [](const std::map<std::string, std::string>& o) { j4fc::parse_options(o); }},
+  };
+  return games;
+}
+
+const GameInfo& find_game(const std::string& name) {
+  for (const auto& g : registry())
+    if (g.name == name) return g;
+  std::string known;
+  for (const auto& g : registry()) known += (known.empty() ? "" : ", ") + g.name;
+  throw UnknownGameError("unknown game '" + name + "'; known games: " + known);
+}
+
+}  // namespace kibitz

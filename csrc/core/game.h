@@ -1,0 +1,96 @@
+// The interface every kibitz game implements, written as a C++20 concept.
+//
+// A game is a copyable value type `S` (the full state). Search code is templated on `S`,
+// so nothing in a simulation goes through a virtual call or allocates on the heap.
+// See docs/architecture.md for the meaning of each member and the checklist for a new game.
+#pragma once
+#include <concepts>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include "core/rng.h"
+
+namespace kibitz {
+
+// Actions are small dense integers: decisions in [0, S::kMaxActions), chance outcomes in
+// [0, S::kMaxChanceOutcomes). The meaning of an id depends on whose turn it is.
+using Action = std::uint32_t;
+
+// current_player() returns a seat in [0, num_players()) or one of these.
+inline constexpr int kChancePlayer = -1;
+inline constexpr int kTerminalPlayer = -2;
+
+// What observe() returns when a seat learns nothing about an action beyond the fact that it
+// happened (which the turn structure already tells every seat).
+inline constexpr Action kUnobserved = 0xFFFFFFFFu;
+
+struct ChanceOutcome {
+  Action outcome;
+  double probability;
+};
+
+// Errors raised by notation parsing and move application; the bindings map them to the
+// Python exceptions of the same names. A failed call leaves the state unchanged.
+struct IllegalMoveError : std::invalid_argument {
+  using std::invalid_argument::invalid_argument;
+};
+struct NotationError : std::invalid_argument {
+  using std::invalid_argument::invalid_argument;
+};
+struct OptionError : std::invalid_argument {
+  using std::invalid_argument::invalid_argument;
+};
+
+template <class S>
+concept Game = std::copyable<S> && requires(const S cs, S s, Rng& rng, Action a, Action* actions,
+                                            ChanceOutcome* outcomes, double* values, int seat,
+                                            std::string_view text) {
+  // Compile-time bounds so that callers can use fixed buffers.
+  { S::kMaxPlayers } -> std::convertible_to<int>;
+  { S::kMaxActions } -> std::convertible_to<int>;
+  { S::kMaxChanceOutcomes } -> std::convertible_to<int>;
+
+  { cs.num_players() } -> std::convertible_to<int>;
+  { cs.current_player() } -> std::convertible_to<int>;  // seat, kChancePlayer or kTerminalPlayer
+  { cs.is_terminal() } -> std::convertible_to<bool>;
+
+  // Decisions: writes the legal actions into `actions` (room for kMaxActions), returns the count.
+  { cs.legal_actions(actions) } -> std::convertible_to<int>;
+  // Applies a decision or a chance outcome. Precondition: it is legal (search never checks).
+  s.apply(a);
+  // Chance: every outcome with its probability (room for kMaxChanceOutcomes); and one sample.
+  { cs.chance_outcomes(outcomes) } -> std::convertible_to<int>;
+  { cs.sample_chance(rng) } -> std::convertible_to<Action>;
+
+  // Terminal results. returns(): sole winner 1, k joint winners 1/k each, others 0; a team's
+  // members share the team's result. scores(): the game's raw score per seat. ranks(): 1 = first,
+  // equal results share a rank.
+  cs.returns(values);
+  cs.scores(values);
+  cs.ranks(values);
+  { cs.team(seat) } -> std::convertible_to<int>;
+
+  // Hidden information. info_key(seat): a 64-bit key of everything `seat` may know now.
+  // observe(seat, a): what `seat` sees of action `a` taken in this state: `a` itself, another
+  // action id standing for a class of actions it cannot tell apart, or kUnobserved.
+  // determinize(seat, rng): a full state drawn from the states consistent with seat's view.
+  { cs.info_key(seat) } -> std::convertible_to<std::uint64_t>;
+  { cs.observe(seat, a) } -> std::convertible_to<Action>;
+  { cs.determinize(seat, rng) } -> std::same_as<S>;
+
+  // The game's heuristic rollout policy (a legal decision at a decision node).
+  { cs.heuristic_action(rng) } -> std::convertible_to<Action>;
+  // One-ply evaluation of this state for `seat`, used by the greedy bot (higher is better).
+  { cs.evaluate(seat) } -> std::convertible_to<double>;
+
+  // Notation. Action text is interpreted at this state (decision or chance outcome).
+  { cs.action_to_string(a) } -> std::convertible_to<std::string>;
+  { cs.parse_action(text) } -> std::convertible_to<Action>;  // throws NotationError
+  { cs.to_string() } -> std::convertible_to<std::string>;     // full state, exact round trip
+  { cs.view_string(seat) } -> std::convertible_to<std::string>;  // seat view
+  { cs.render() } -> std::convertible_to<std::string>;        // human-readable board
+};
+
+}  // namespace kibitz

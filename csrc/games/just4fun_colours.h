@@ -1,0 +1,245 @@
+// Just 4 Fun Colours (Grunau, Kosmos 2010) as played on Yucata.de: 2–4 players, hidden hands.
+// Spec: shared/rules/just4fun_colours.md. Section numbers (§) below refer to it.
+#pragma once
+#include <array>
+#include <bit>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+
+#include "core/game.h"
+
+namespace kibitz::j4fc {
+
+inline constexpr int kSide = 6;
+inline constexpr int kFields = kSide * kSide;
+inline constexpr int kColours = 6;
+inline constexpr int kCardsPerColour = 10;
+inline constexpr int kHandSize = 7;
+inline constexpr int kStonesPerPlayer = 20;
+inline constexpr int kMaxHeight = 7;  // §10: a tower of 7 can never be covered again
+
+// §2.2 [R]: the board layout is a reconstruction. Colour indices R=0 O=1 Y=2 G=3 B=4 P=5,
+// row-major from a1 (top left) to f6. Replace this table, and nothing else, if the real
+// Yucata layout turns up.
+inline constexpr std::array<std::uint8_t, kFields> kMap = {
+    2, 1, 5, 0, 3, 4,  //
+    0, 3, 2, 4, 1, 5,  //
+    1, 4, 0, 5, 2, 3,  //
+    5, 2, 3, 1, 4, 0,  //
+    3, 0, 4, 2, 5, 1,  //
+    4, 5, 1, 3, 0, 2};
+inline constexpr std::string_view kColourLetters = "ROYGBP";  // §1: placeholder names [R]
+
+using Counts = std::array<std::uint8_t, kColours>;
+using Bitboard = std::uint64_t;  // bit i = field i
+
+// All straight lines of `length` fields (horizontal, vertical, both diagonals), and for each
+// field the lines through it: the immediate-win check (§7.1) tests only those.
+struct LineTable {
+  static constexpr int kMaxLinesPerField = 20;
+  int count = 0;
+  std::array<Bitboard, 64> lines{};
+  std::array<std::array<Bitboard, kMaxLinesPerField>, kFields> through{};
+  std::array<std::uint8_t, kFields> through_count{};
+};
+const LineTable& line_table(int length);
+
+struct Options {
+  int players = 2;
+  int line_length = 4;  // §8: 5 in the variant
+  int start = -1;       // §3.4 [R]: -1 draws the start player from the seed
+};
+Options parse_options(const std::map<std::string, std::string>& options);
+
+class State {
+ public:
+  static constexpr const char* kName = "just4fun_colours";
+  static constexpr int kMaxPlayers = 4;
+  static constexpr Action kBlocked = kFields;  // §5.3: discard hand, draw 7, box one stone
+  static constexpr int kMaxActions = kFields + 1;
+  static constexpr int kMaxChanceOutcomes = kColours;  // a draw: the colour of the card
+
+  // §3: shuffle, deal 7 to each player, pick the start player; all from `seed`.
+  static State initial(const Options& options, std::uint64_t seed);
+  static State from_string(std::string_view text);  // throws NotationError
+  // A full state consistent with a seat view (hidden parts filled by a fixed-seed sample).
+  static State from_view(std::string_view text);
+
+  int num_players() const { return players_; }
+  int line_length() const { return line_length_; }
+  bool is_terminal() const { return winner_ >= 0 || finished_; }
+  int current_player() const {
+    if (is_terminal()) return kTerminalPlayer;
+    return pending_draws_ > 0 ? kChancePlayer : current_;
+  }
+
+  int legal_actions(Action* out) const {
+    int n = 0;
+    const Counts& hand = hand_[current_];
+    for (int field = 0; field < kFields; ++field)
+      if (hand[kMap[field]] > height_[field]) out[n++] = static_cast<Action>(field);  // §5.2
+    if (n == 0) out[n++] = kBlocked;  // §5.3: mandatory exactly when nothing can be placed
+    return n;
+  }
+
+  void apply(Action action) {
+    if (pending_draws_ > 0)
+      draw(static_cast<int>(action));
+    else if (action == kBlocked)
+      play_blocked();
+    else
+      place(static_cast<int>(action));
+  }
+
+  int chance_outcomes(ChanceOutcome* out) const {
+    const Counts& pile = draw_pile();  // §6.1.4: lazy reshuffle of the discard pile
+    const int total = sum(pile);
+    int n = 0;
+    for (int c = 0; c < kColours; ++c)
+      if (pile[c] > 0) out[n++] = {static_cast<Action>(c), static_cast<double>(pile[c]) / total};
+    return n;
+  }
+
+  Action sample_chance(Rng& rng) const {
+    const Counts& pile = draw_pile();
+    int r = static_cast<int>(rng.below(static_cast<std::uint32_t>(sum(pile))));
+    int c = 0;
+    while (r >= pile[c]) r -= pile[c++];
+    return static_cast<Action>(c);
+  }
+
+  void returns(double* out) const;
+  void scores(double* out) const;  // §7.2: the primary score A(p), largest orthogonal area
+  void ranks(double* out) const;   // §11.15 [R]: winner first, then by (A, B), ties shared
+  int team(int seat) const { return seat; }
+
+  std::uint64_t info_key(int seat) const;
+  Action observe(int seat, Action action) const {
+    // Every decision is public (§9); a drawn card is seen by the drawer only.
+    if (pending_draws_ > 0 && seat != current_) return kUnobserved;
+    return action;
+  }
+  State determinize(int seat, Rng& rng) const;
+
+  Action heuristic_action(Rng& rng) const;
+  double evaluate(int seat) const;
+
+  std::string action_to_string(Action action) const;
+  Action parse_action(std::string_view text) const;
+  std::string to_string() const;
+  std::string view_string(int seat) const;
+  std::string render() const;
+
+  // Read access for tests, bindings and evaluation.
+  int height(int field) const { return height_[field]; }
+  int owner(int field) const { return top_[field]; }
+  const Counts& hand(int seat) const { return hand_[seat]; }
+  const Counts& stock() const { return stock_; }
+  const Counts& discard() const { return discard_; }
+  int supply(int seat) const { return supply_[seat]; }
+  int boxed(int seat) const { return boxed_[seat]; }
+  int winner() const { return winner_; }
+  int pending_draws() const { return pending_draws_; }
+  int start_player() const { return start_; }
+  int turns_played() const;
+  bool reshuffled() const { return reshuffled_; }
+  // §7.2: A(p) and B(p) of the largest area (ties between areas: the one with most stones).
+  std::pair<int, int> area_score(int seat) const;
+
+  friend bool operator==(const State&, const State&) = default;
+
+ private:
+  static int sum(const Counts& c) { return c[0] + c[1] + c[2] + c[3] + c[4] + c[5]; }
+  const Counts& draw_pile() const { return sum(stock_) > 0 ? stock_ : discard_; }
+
+  void place(int field) {
+    const int colour = kMap[field];
+    const int cost = height_[field] + 1;  // §5.2.2: exactly height + 1 cards
+    hand_[current_][colour] -= cost;
+    discard_[colour] += cost;
+    if (reshuffled_) era_played_[current_][colour] += cost;
+    const Bitboard bit = Bitboard{1} << field;
+    if (top_[field] >= 0) owned_[top_[field]] &= ~bit;
+    top_[field] = static_cast<std::int8_t>(current_);
+    owned_[current_] |= bit;
+    ++height_[field];
+    --supply_[current_];
+    if (completes_line(field)) {  // §7.1: the mover wins at once, no draw (§11.16)
+      winner_ = static_cast<std::int8_t>(current_);
+      return;
+    }
+    pending_draws_ = static_cast<std::uint8_t>(cost);  // §6.1.4: draw as many as played
+  }
+
+  void play_blocked() {  // §6.2
+    for (int c = 0; c < kColours; ++c) {
+      discard_[c] += hand_[current_][c];
+      if (reshuffled_) era_played_[current_][c] += hand_[current_][c];
+      hand_[current_][c] = 0;
+    }
+    pending_draws_ = kHandSize;
+    --supply_[current_];
+    ++boxed_[current_];
+  }
+
+  void draw(int colour) {
+    if (sum(stock_) == 0) reshuffle();
+    --stock_[colour];
+    ++hand_[current_][colour];
+    if (reshuffled_) ++era_drawn_[current_][colour];
+    if (--pending_draws_ == 0) end_turn();
+  }
+
+  void reshuffle();
+
+  void end_turn() {  // §6.3
+    for (int p = 0; p < players_; ++p)
+      if (supply_[p] > 0) {
+        current_ = static_cast<std::uint8_t>((current_ + 1) % players_);
+        return;
+      }
+    finished_ = true;
+  }
+
+  bool completes_line(int field) const {
+    const LineTable& table = line_table(line_length_);
+    const Bitboard own = owned_[current_];
+    for (int i = 0; i < table.through_count[field]; ++i)
+      if ((own & table.through[field][i]) == table.through[field][i]) return true;
+    return false;
+  }
+
+  void recompute_owned();
+  void validate() const;  // throws NotationError naming the broken invariant
+
+  std::uint8_t players_ = 2;
+  std::uint8_t line_length_ = 4;
+  std::uint8_t start_ = 0;
+  std::uint8_t current_ = 0;
+  std::uint8_t pending_draws_ = 0;  // > 0: a chance node, the current player draws a card
+  std::int8_t winner_ = -1;
+  bool finished_ = false;  // all stones used: area scoring (§7.2)
+  bool reshuffled_ = false;
+  std::array<std::uint8_t, kFields> height_{};
+  std::array<std::int8_t, kFields> top_{};  // owner of the top stone, -1 when empty
+  std::array<Bitboard, kMaxPlayers> owned_{};
+  std::array<Counts, kMaxPlayers> hand_{};
+  Counts stock_{};  // §9: hidden; its order is irrelevant, so a multiset suffices
+  Counts discard_{};
+  std::array<std::uint8_t, kMaxPlayers> supply_{};
+  std::array<std::uint8_t, kMaxPlayers> boxed_{};
+  // Since the last reshuffle (the "era"; all zero before the first one): what each seat may
+  // deduce about the stock. The stock's composition at the reshuffle is public; each
+  // player's hand at that moment and the cards drawn since are private to that player; the
+  // cards played since are public. determinize() needs exactly these.
+  Counts era_stock_{};
+  std::array<Counts, kMaxPlayers> era_hand_{};
+  std::array<Counts, kMaxPlayers> era_drawn_{};
+  std::array<Counts, kMaxPlayers> era_played_{};
+};
+
+static_assert(Game<State>);
+
+}  // namespace kibitz::j4fc

@@ -1,0 +1,51 @@
+// Search parameters and results, shared by every algorithm and every game.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/game.h"
+
+namespace kibitz::search {
+
+enum class Algorithm {
+  kUct,       // plain UCT on the state as given: perfect information (the "cheating" baseline)
+  kPimc,      // N determinizations, one UCT search each, root visits summed
+  kSoIsmcts,  // single-observer information-set MCTS, one tree for the searching seat
+  kMoIsmcts,  // multiple-observer ISMCTS, one tree per seat
+};
+
+enum class FinalMove { kMostVisits, kBestMean };
+
+struct Params {
+  Algorithm algorithm = Algorithm::kSoIsmcts;
+  double exploration = 0.7;        // UCB1 constant c in mean + c*sqrt(ln(n_parent)/n)
+  bool heuristic_rollouts = true;  // false: uniform random rollouts
+  double rollout_epsilon = 0.1;    // heuristic rollouts: chance of a uniform random move instead
+  int determinizations = 20;       // PIMC only
+  int threads = 1;                 // root parallelism: independent trees, root statistics merged
+  std::uint64_t iterations = 10000;  // 0: no iteration budget
+  double time_limit_ms = 0;          // 0: no time budget; with both set, whichever ends first
+  FinalMove final_move = FinalMove::kMostVisits;
+  std::uint64_t seed = 0;
+};
+
+struct ActionStats {
+  Action action;
+  std::uint64_t visits;
+  double mean_reward;  // for the searching seat (its team's reward in team games)
+};
+
+struct Result {
+  Action action = 0;
+  std::vector<ActionStats> stats;  // one entry per root action, most visited first
+  std::uint64_t iterations = 0;
+  std::uint64_t nodes = 0;  // tree nodes created, all threads and trees
+  double seconds = 0;
+  double root_value = 0;  // visit-weighted mean reward of the root for the searching seat
+};
+
+std::string algorithm_name(Algorithm a);
+Algorithm parse_algorithm(const std::string& name);  // throws OptionError
+
+}  // namespace kibitz::search

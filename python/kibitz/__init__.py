@@ -1,0 +1,1 @@
+from kibitz._core import *  # noqa
