@@ -11,24 +11,6 @@
 namespace kibitz::j4fc {
 namespace {
 
-LineTable make_line_table(int length) {
-  LineTable table;
-  constexpr int kDirections[4][2] = {{0, 1}, {1, 0}, {1, 1}, {1, -1}};  // (drow, dcol)
-  for (const auto& d : kDirections)
-    for (int row = 0; row < kSide; ++row)
-      for (int col = 0; col < kSide; ++col) {
-        const int end_row = row + d[0] * (length - 1);
-        const int end_col = col + d[1] * (length - 1);
-        if (end_row < 0 || end_row >= kSide || end_col < 0 || end_col >= kSide) continue;
-        Bitboard line = 0;
-        for (int k = 0; k < length; ++k) line |= Bitboard{1} << ((row + d[0] * k) * kSide + col + d[1] * k);
-        table.lines[table.count++] = line;
-        for (int field = 0; field < kFields; ++field)
-          if (line >> field & 1) table.through[field][table.through_count[field]++] = line;
-      }
-  return table;
-}
-
 constexpr Bitboard kBoardMask = (Bitboard{1} << kFields) - 1;
 constexpr Bitboard kNotColA = [] {
   Bitboard m = 0;
@@ -139,12 +121,6 @@ double binomial(int n, int k) {
 
 }  // namespace
 
-const LineTable& line_table(int length) {
-  static const LineTable four = make_line_table(4);
-  static const LineTable five = make_line_table(5);
-  return length == 5 ? five : four;
-}
-
 Options parse_options(const std::map<std::string, std::string>& options) {
   Options o;
   for (const auto& [key, value] : options) {
@@ -176,6 +152,7 @@ State State::initial(const Options& options, std::uint64_t seed) {
   s.players_ = static_cast<std::uint8_t>(options.players);
   s.line_length_ = static_cast<std::uint8_t>(options.line_length);
   s.top_.fill(-1);
+  s.recompute_bitboards();
   s.stock_.fill(kCardsPerColour);
   for (int p = 0; p < s.players_; ++p) {
     s.supply_[p] = kStonesPerPlayer;
@@ -206,10 +183,13 @@ int State::turns_played() const {
   return used;
 }
 
-void State::recompute_owned() {
+void State::recompute_bitboards() {
   owned_.fill(0);
-  for (int f = 0; f < kFields; ++f)
+  lower_than_.fill(0);
+  for (int f = 0; f < kFields; ++f) {
     if (top_[f] >= 0) owned_[top_[f]] |= Bitboard{1} << f;
+    for (int h = height_[f] + 1; h <= kMaxHeight + 1; ++h) lower_than_[h] |= Bitboard{1} << f;
+  }
 }
 
 std::pair<int, int> State::area_score(int seat) const {
@@ -324,7 +304,6 @@ State State::determinize(int seat, Rng& rng) const {
       }
     s.stock_.fill(0);
     deal(next, total(stock_), s.stock_);
-    s.recompute_owned();
     return s;
   }
 
@@ -562,7 +541,7 @@ State State::from_string(std::string_view text) {
       s.height_[f] = static_cast<std::uint8_t>(height - '0');
     }
   }
-  s.recompute_owned();
+  s.recompute_bitboards();
   parse_per_player(require(fields, "hands"), s.players_, "hands", [&](int p, std::string_view v) { s.hand_[p] = parse_hand(v, "hands"); });
   s.stock_ = parse_counts(require(fields, "stock"), "stock");
   s.discard_ = parse_counts(require(fields, "discard"), "discard");

@@ -4,6 +4,7 @@
 #include <array>
 #include <bit>
 #include <cstdint>
+#include <cstring>
 #include <map>
 #include <string>
 #include <string_view>
@@ -35,6 +36,12 @@ inline constexpr std::string_view kColourLetters = "ROYGBP";  // §1: placeholde
 using Counts = std::array<std::uint8_t, kColours>;
 using Bitboard = std::uint64_t;  // bit i = field i
 
+inline constexpr std::array<Bitboard, kColours> kColourFields = [] {
+  std::array<Bitboard, kColours> fields{};
+  for (int f = 0; f < kFields; ++f) fields[kMap[f]] |= Bitboard{1} << f;
+  return fields;
+}();
+
 // All straight lines of `length` fields (horizontal, vertical, both diagonals), and for each
 // field the lines through it: the immediate-win check (§7.1) tests only those.
 struct LineTable {
@@ -44,7 +51,26 @@ struct LineTable {
   std::array<std::array<Bitboard, kMaxLinesPerField>, kFields> through{};
   std::array<std::uint8_t, kFields> through_count{};
 };
-const LineTable& line_table(int length);
+constexpr LineTable make_line_table(int length) {
+  LineTable table;
+  constexpr int kDirections[4][2] = {{0, 1}, {1, 0}, {1, 1}, {1, -1}};  // (drow, dcol)
+  for (const auto& d : kDirections)
+    for (int row = 0; row < kSide; ++row)
+      for (int col = 0; col < kSide; ++col) {
+        const int end_row = row + d[0] * (length - 1);
+        const int end_col = col + d[1] * (length - 1);
+        if (end_row < 0 || end_row >= kSide || end_col < 0 || end_col >= kSide) continue;
+        Bitboard line = 0;
+        for (int k = 0; k < length; ++k) line |= Bitboard{1} << ((row + d[0] * k) * kSide + col + d[1] * k);
+        table.lines[table.count++] = line;
+        for (int field = 0; field < kFields; ++field)
+          if (line >> field & 1) table.through[field][table.through_count[field]++] = line;
+      }
+  return table;
+}
+inline constexpr LineTable kLinesOf4 = make_line_table(4);
+inline constexpr LineTable kLinesOf5 = make_line_table(5);
+constexpr const LineTable& line_table(int length) { return length == 5 ? kLinesOf5 : kLinesOf4; }
 
 struct Options {
   int players = 2;
@@ -76,12 +102,19 @@ class State {
   }
 
   int legal_actions(Action* out) const {
+    Bitboard legal = legal_fields();
     int n = 0;
-    const Counts& hand = hand_[current_];
-    for (int field = 0; field < kFields; ++field)
-      if (hand[kMap[field]] > height_[field]) out[n++] = static_cast<Action>(field);  // §5.2
+    for (; legal; legal &= legal - 1) out[n++] = static_cast<Action>(std::countr_zero(legal));
     if (n == 0) out[n++] = kBlocked;  // §5.3: mandatory exactly when nothing can be placed
     return n;
+  }
+
+  // Optional fast path for rollouts: a uniform legal action without listing them all.
+  Action random_action(Rng& rng) const {
+    Bitboard legal = legal_fields();
+    if (!legal) return kBlocked;
+    for (auto k = rng.below(static_cast<std::uint32_t>(std::popcount(legal))); k > 0; --k) legal &= legal - 1;
+    return static_cast<Action>(std::countr_zero(legal));
   }
 
   void apply(Action action) {
@@ -104,10 +137,11 @@ class State {
 
   Action sample_chance(Rng& rng) const {
     const Counts& pile = draw_pile();
-    int r = static_cast<int>(rng.below(static_cast<std::uint32_t>(sum(pile))));
-    int c = 0;
-    while (r >= pile[c]) r -= pile[c++];
-    return static_cast<Action>(c);
+    const int r = static_cast<int>(rng.below(static_cast<std::uint32_t>(sum(pile))));
+    // Branch-free inverse CDF: the colour is the number of cumulative counts <= r.
+    int cumulative = 0, colour = 0;
+    for (int c = 0; c < kColours - 1; ++c) colour += (r >= (cumulative += pile[c]));
+    return static_cast<Action>(colour);
   }
 
   void returns(double* out) const;
@@ -151,7 +185,17 @@ class State {
   friend bool operator==(const State&, const State&) = default;
 
  private:
-  static int sum(const Counts& c) { return c[0] + c[1] + c[2] + c[3] + c[4] + c[5]; }
+  static int sum(const Counts& c) {  // the six bytes summed by one multiply (totals < 256)
+    std::uint64_t v = 0;
+    std::memcpy(&v, c.data(), kColours);
+    return static_cast<int>((v * 0x0101010101010101ULL) >> 56);
+  }
+  Bitboard legal_fields() const {  // §5.2: fields of colour c lower than the c cards held
+    const Counts& hand = hand_[current_];
+    Bitboard legal = 0;
+    for (int c = 0; c < kColours; ++c) legal |= kColourFields[c] & lower_than_[hand[c]];
+    return legal;
+  }
   const Counts& draw_pile() const { return sum(stock_) > 0 ? stock_ : discard_; }
 
   void place(int field) {
@@ -164,7 +208,7 @@ class State {
     if (top_[field] >= 0) owned_[top_[field]] &= ~bit;
     top_[field] = static_cast<std::int8_t>(current_);
     owned_[current_] |= bit;
-    ++height_[field];
+    lower_than_[++height_[field]] &= ~bit;
     --supply_[current_];
     if (completes_line(field)) {  // §7.1: the mover wins at once, no draw (§11.16)
       winner_ = static_cast<std::int8_t>(current_);
@@ -206,12 +250,13 @@ class State {
   bool completes_line(int field) const {
     const LineTable& table = line_table(line_length_);
     const Bitboard own = owned_[current_];
-    for (int i = 0; i < table.through_count[field]; ++i)
-      if ((own & table.through[field][i]) == table.through[field][i]) return true;
-    return false;
+    if (std::popcount(own) < line_length_) return false;
+    bool complete = false;
+    for (int i = 0; i < table.through_count[field]; ++i) complete |= (own & table.through[field][i]) == table.through[field][i];
+    return complete;
   }
 
-  void recompute_owned();
+  void recompute_bitboards();
   void validate() const;  // throws NotationError naming the broken invariant
 
   std::uint8_t players_ = 2;
@@ -224,7 +269,9 @@ class State {
   bool reshuffled_ = false;
   std::array<std::uint8_t, kFields> height_{};
   std::array<std::int8_t, kFields> top_{};  // owner of the top stone, -1 when empty
+  // Caches of height_ and top_ for move generation and the win check.
   std::array<Bitboard, kMaxPlayers> owned_{};
+  std::array<Bitboard, kMaxHeight + 2> lower_than_{};  // [h]: fields with height < h
   std::array<Counts, kMaxPlayers> hand_{};
   Counts stock_{};  // §9: hidden; its order is irrelevant, so a multiset suffices
   Counts discard_{};

@@ -26,6 +26,23 @@ namespace kibitz::search {
 
 using Clock = std::chrono::steady_clock;
 
+// Optional member a game may add: a uniform random legal decision, faster than listing them.
+template <class S>
+concept HasRandomAction = requires(const S s, Rng& rng) {
+  { s.random_action(rng) } -> std::convertible_to<Action>;
+};
+
+template <Game S>
+Action uniform_random_action(const S& state, Rng& rng) {
+  if constexpr (HasRandomAction<S>) {
+    return state.random_action(rng);
+  } else {
+    std::array<Action, S::kMaxActions> actions;
+    const int n = state.legal_actions(actions.data());
+    return actions[rng.below(static_cast<std::uint32_t>(n))];
+  }
+}
+
 struct Budget {
   std::uint64_t iterations;  // 0: unlimited
   Clock::time_point deadline;
@@ -208,8 +225,7 @@ class Searcher {
       } else if (params_.heuristic_rollouts && (params_.rollout_epsilon <= 0 || rng_.uniform() >= params_.rollout_epsilon)) {
         state.apply(state.heuristic_action(rng_));
       } else {
-        const int n = state.legal_actions(actions_.data());
-        state.apply(actions_[rng_.below(static_cast<std::uint32_t>(n))]);
+        state.apply(uniform_random_action(state, rng_));
       }
     }
   }
@@ -360,14 +376,12 @@ Action greedy_action(const S& state, Rng& rng) {
 // decisions made. The random-playout benchmark measures this loop.
 template <Game S>
 int random_playout(S& state, Rng& rng) {
-  std::array<Action, S::kMaxActions> actions;
   int decisions = 0;
   while (!state.is_terminal()) {
     if (state.current_player() == kChancePlayer) {
       state.apply(state.sample_chance(rng));
     } else {
-      const int n = state.legal_actions(actions.data());
-      state.apply(actions[rng.below(static_cast<std::uint32_t>(n))]);
+      state.apply(uniform_random_action(state, rng));
       ++decisions;
     }
   }

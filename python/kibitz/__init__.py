@@ -1,1 +1,38 @@
-from kibitz._core import *  # noqa
+"""kibitz: a game-AI engine for hidden-information tabletop games.
+
+>>> import kibitz
+>>> game = kibitz.Game("just4fun_colours", players=2)
+>>> state = game.new_initial_state(seed=1)
+>>> bot = kibitz.make_bot("ismcts:iterations=500", seed=1)
+>>> move = bot.act(state.view(state.current_player))
+>>> move in state.legal_actions()
+True
+"""
+
+from kibitz.bots import Bot, GreedyBot, RandomBot, SearchBot, make_bot, parse_spec
+from kibitz.errors import IllegalMoveError, NotationError, OptionError, UnknownGameError
+from kibitz.game import CHANCE, TERMINAL, ActionStat, Game, SearchResult, State, View, games
+from kibitz.params import SearchParams
+
+__all__ = [
+    "CHANCE",
+    "TERMINAL",
+    "ActionStat",
+    "Bot",
+    "Game",
+    "GreedyBot",
+    "IllegalMoveError",
+    "NotationError",
+    "OptionError",
+    "RandomBot",
+    "SearchBot",
+    "SearchParams",
+    "SearchResult",
+    "State",
+    "UnknownGameError",
+    "View",
+    "games",
+    "make_bot",
+    "parse_spec",
+]
+__version__ = "0.1.0"

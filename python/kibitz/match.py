@@ -1,0 +1,514 @@
+"""Games between bots: one game (:func:`play_game`), a match of many games run in parallel
+(:func:`run_match`), game records as JSON lines, and exact replay of a record.
+
+Every random choice of a game (the deal, each chance outcome, each bot's seed) is derived
+from the game's seed with :func:`derive_seed`, so a seed and the bot specs fix the whole game,
+and a match gives the same result whatever the number of processes.
+
+>>> import kibitz
+>>> from kibitz.match import play_game, replay
+>>> game = kibitz.Game("just4fun_colours", players=2)
+>>> record = play_game(game, ["random", "greedy"], seed=1)
+>>> replay(record).returns() == record.returns
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import statistics
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from rich import box
+from rich.console import Console
+from rich.progress import Progress
+from rich.table import Table
+
+from kibitz.bots import Bot, make_bot
+from kibitz.errors import IllegalMoveError, NotationError, OptionError
+from kibitz.game import CHANCE, Game, State
+
+# z of a two-sided 95 % interval of the normal distribution.
+Z_95: float = statistics.NormalDist().inv_cdf(0.975)
+
+MoveHook = Callable[[State, int], None]
+"""Called with the state and the action about to be applied (decisions and chance outcomes)."""
+
+
+# -- seeds ------------------------------------------------------------------------------------
+
+
+def derive_seed(seed: int, *path: int | str) -> int:
+    """A 63-bit seed derived from ``seed`` and a path such as ``("chance", 12)``.
+
+    A hash rather than one shared random stream, so that each use (deal, bot of seat i,
+    chance outcome k, game g of a match) gets its seed independently of the others.
+    """
+    text = "/".join(str(part) for part in (seed, *path))
+    digest = hashlib.blake2b(text.encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") >> 1
+
+
+def _initial_state(game: Game, seed: int) -> State:
+    return game.new_initial_state(derive_seed(seed, "deal"))
+
+
+def seat_bots(specs: Sequence[str], seed: int) -> list[Bot]:
+    """The bots of one game: seat i gets ``make_bot(specs[i])`` with a seed derived from
+    ``(seed, i)``; raises OptionError for a bad spec."""
+    return [make_bot(spec, seed=derive_seed(seed, "bot", seat)) for seat, spec in enumerate(specs)]
+
+
+# -- one game ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One finished game: enough to replay it exactly and to score it.
+
+    ``actions`` holds every applied action id in order, decisions and chance outcomes alike;
+    ``moves`` the same as text. Both are empty when the game was played with ``record=False``.
+    ``returns``, ``scores`` and ``ranks`` are per seat, as :class:`State` gives them.
+    """
+
+    game: str
+    options: dict[str, str]
+    seed: int
+    specs: list[str]
+    actions: list[int]
+    moves: list[str]
+    returns: list[float]
+    scores: list[float]
+    ranks: list[int]
+
+    def to_json(self) -> str:
+        """The record as one line of JSON."""
+        return json.dumps(asdict(self), separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, line: str) -> GameRecord:
+        """Reads a line written by :meth:`to_json`; raises ValueError for anything else."""
+        try:
+            data = json.loads(line)
+            return cls(**data)
+        except (json.JSONDecodeError, TypeError) as err:
+            raise ValueError(f"not a game record ({err}): {line.strip()[:80]!r}") from None
+
+
+def read_records(lines: Iterable[str]) -> Iterator[GameRecord]:
+    """The records of a JSON-lines file's lines, skipping blank lines."""
+    for line in lines:
+        if line.strip():
+            yield GameRecord.from_json(line)
+
+
+def play_bots(
+    game: Game,
+    bots: Sequence[Bot],
+    seed: int,
+    *,
+    labels: Sequence[str] | None = None,
+    record: bool = True,
+    on_move: MoveHook | None = None,
+) -> GameRecord:
+    """Plays one game between built bots, seat i played by ``bots[i]``.
+
+    The deal and the chance outcomes come from ``seed``; the bots bring their own seeds.
+    Each bot gets its seat's :class:`View`, or the full state if it ``sees_everything``.
+    ``labels`` name the bots in the record and in errors (default: the bots' names).
+    A bot's illegal move raises IllegalMoveError (NotationError for unreadable text) naming
+    the bot, its seat and the move.
+    """
+    if len(bots) != game.num_players:
+        raise OptionError(f"{game.name} with {game.num_players} players needs {game.num_players} bots, got {len(bots)}")
+    names = list(labels) if labels is not None else [bot.name for bot in bots]
+    state = _initial_state(game, seed)
+    actions: list[int] = []
+    moves: list[str] = []
+    step = 0
+    while not state.is_terminal():
+        seat = state.current_player
+        if seat == CHANCE:
+            action = state.sample_chance(derive_seed(seed, "chance", step))
+        else:
+            action = _bot_action(state, seat, bots[seat], names[seat])
+        if on_move is not None:
+            on_move(state, action)
+        if record:
+            actions.append(action)
+            moves.append(state.move_to_string(action))
+        state.apply(action)
+        step += 1
+    return GameRecord(
+        game=game.name,
+        options=dict(game.options),
+        seed=seed,
+        specs=names,
+        actions=actions,
+        moves=moves,
+        returns=state.returns(),
+        scores=state.scores(),
+        ranks=state.ranks(),
+    )
+
+
+def _bot_action(state: State, seat: int, bot: Bot, label: str) -> int:
+    """The legal action id the bot at ``seat`` chooses."""
+    sees_everything = getattr(bot, "sees_everything", False)
+    move = bot.act(state if sees_everything else state.view(seat))
+    try:
+        action = state.parse_move(move)
+    except NotationError as err:
+        raise NotationError(f"bot {label!r} at seat {seat} played {move!r}: {err}") from None
+    if action not in state.legal_actions():
+        legal = " ".join(state.legal_moves())
+        raise IllegalMoveError(f"bot {label!r} at seat {seat} played {move!r}, which is illegal here; legal: {legal}")
+    return action
+
+
+def play_game(game: Game, specs: list[str], seed: int, record: bool = True) -> GameRecord:
+    """Plays one game, seat i played by the bot ``specs[i]``; everything random comes from
+    ``seed``. With ``record=False`` the record keeps only the result, not the moves."""
+    return play_bots(game, seat_bots(specs, seed), seed, labels=specs, record=record)
+
+
+def replay(record: GameRecord) -> State:
+    """Rebuilds a recorded game and returns its final state.
+
+    Raises ValueError (IllegalMoveError, NotationError and OptionError are ValueErrors too)
+    if a recorded action or its text does not fit, if the game does not end with the last
+    action, or if the final result differs from the recorded one.
+    """
+    state = _initial_state(Game(record.game, **record.options), record.seed)
+    if len(record.moves) != len(record.actions):
+        raise ValueError(f"record has {len(record.actions)} actions but {len(record.moves)} moves")
+    for step, (action, move) in enumerate(zip(record.actions, record.moves)):
+        if state.is_terminal():
+            raise ValueError(f"the game ended after {step} of the {len(record.actions)} recorded actions")
+        if state.move_to_string(action) != move:
+            raise ValueError(f"action {step} is {action} ({state.move_to_string(action)!r}), the record says {move!r}")
+        try:
+            state.apply(action)
+        except (IllegalMoveError, NotationError) as err:
+            raise type(err)(f"recorded action {step} ({move!r}): {err}") from None
+    if not state.is_terminal():
+        raise ValueError(f"the game is not over after the {len(record.actions)} recorded actions")
+    replayed = {"returns": state.returns(), "scores": state.scores(), "ranks": state.ranks()}
+    for name, value in replayed.items():
+        if value != getattr(record, name):
+            raise ValueError(f"replayed {name} {value} differ from the recorded {getattr(record, name)}")
+    return state
+
+
+# -- statistics -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A sample mean and the half-width of its 95 % confidence interval.
+
+    ``half_width`` is None with fewer than two samples, where the interval is undefined.
+    """
+
+    mean: float
+    half_width: float | None
+
+    @property
+    def low(self) -> float | None:
+        return None if self.half_width is None else self.mean - self.half_width
+
+    @property
+    def high(self) -> float | None:
+        return None if self.half_width is None else self.mean + self.half_width
+
+    def to_dict(self) -> dict[str, float | None]:
+        return {"mean": self.mean, "low": self.low, "high": self.high}
+
+
+def _estimate_cell(estimate: Estimate, digits: int, scale: float = 1.0) -> str:
+    """``mean±half_width``, both times ``scale``; compact so that a table fits 80 columns."""
+    mean = f"{estimate.mean * scale:.{digits}f}"
+    return mean if estimate.half_width is None else f"{mean}±{estimate.half_width * scale:.{digits}f}"
+
+
+def standard_error(values: Sequence[float]) -> float:
+    """The standard error of the mean: sample standard deviation (n - 1) over sqrt(n).
+    Needs at least two values."""
+    if len(values) < 2:
+        raise ValueError(f"the standard error needs at least 2 values, got {len(values)}")
+    return statistics.stdev(values) / math.sqrt(len(values))
+
+
+def mean_ci(values: Sequence[float], z: float = Z_95) -> Estimate:
+    """The mean of ``values`` with a normal-approximation confidence interval:
+    mean ± z · standard error (z = 1.96 for 95 %).
+
+    Used for per-game returns, ranks and scores alike. For returns that are mostly 0 or 1
+    this is the Wald interval: it is too narrow for small samples and has zero width when
+    every value is equal (a bot that won all of 10 games gets 1.00 ± 0.00).
+    """
+    if not values:
+        raise ValueError("the mean of no values is undefined")
+    mean = math.fsum(values) / len(values)
+    if len(values) < 2:
+        return Estimate(mean, None)
+    return Estimate(mean, z * standard_error(values))
+
+
+# -- matches ----------------------------------------------------------------------------------
+
+
+def seat_assignment(num_bots: int, num_seats: int, game_index: int, rotate: bool = True) -> list[int]:
+    """Which bot (index into the specs) plays each seat in game ``game_index``.
+
+    Bots fill the seats cyclically (seat s gets bot s mod num_bots); with ``rotate`` game g
+    shifts that by g, so over any num_bots consecutive games every bot plays every seat
+    equally often.
+    """
+    shift = game_index if rotate else 0
+    return [(seat + shift) % num_bots for seat in range(num_seats)]
+
+
+def bot_labels(specs: Sequence[str]) -> list[str]:
+    """Display names of the bots: the spec, or ``spec#1``, ``spec#2``... for a spec given twice."""
+    labels = []
+    for index, spec in enumerate(specs):
+        if specs.count(spec) > 1:
+            labels.append(f"{spec}#{specs[: index + 1].count(spec)}")
+        else:
+            labels.append(spec)
+    return labels
+
+
+@dataclass(frozen=True)
+class BotStats:
+    """One bot's results over a match.
+
+    Per game, a bot that plays several seats (fewer bots than seats) counts as one player:
+    its return is the sum of its seats' returns (its share of the win), its rank and score
+    the mean over its seats. ``wins`` counts games it won alone (share 1), ``shared_wins``
+    games whose win it shared with another bot (0 < share < 1). ``win_share`` is the sum
+    of its shares, ``win_rate`` the mean share per game; intervals are from :func:`mean_ci`.
+    """
+
+    label: str
+    spec: str
+    sees_everything: bool
+    games: int
+    wins: int
+    shared_wins: int
+    win_share: float
+    win_rate: Estimate
+    mean_rank: Estimate
+    mean_score: Estimate
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        for name in ("win_rate", "mean_rank", "mean_score"):
+            data[name] = getattr(self, name).to_dict()
+        return data
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """The result of :func:`run_match`: per-bot statistics, and every game's record in game
+    order (with its moves only if the match wrote records to a file)."""
+
+    game: str
+    options: dict[str, str]
+    seed: int
+    games: int
+    bots: list[BotStats]
+    records: list[GameRecord] = field(repr=False)
+
+    def table(self) -> Table:
+        """The per-bot statistics as a rich table; means show the half-width of their 95 %
+        confidence interval."""
+        options = " ".join(f"{k}={v}" for k, v in sorted(self.options.items()))
+        table = Table(
+            title=f"{self.game} {options}: {self.games} games, seed {self.seed}",
+            caption="m±h: mean m, 95 % confidence interval m-h..m+h (normal approximation)",
+            box=box.SIMPLE_HEAD,
+            collapse_padding=True,
+        )
+        table.add_column("bot", overflow="fold")
+        for header in ("games", "wins", "shared", "share", "win %", "rank", "score"):
+            table.add_column(header, justify="right", no_wrap=True)
+        for bot in self.bots:
+            table.add_row(
+                f"{bot.label} (sees all)" if bot.sees_everything else bot.label,
+                str(bot.games),
+                str(bot.wins),
+                str(bot.shared_wins),
+                f"{bot.win_share:g}",
+                _estimate_cell(bot.win_rate, digits=1, scale=100),
+                _estimate_cell(bot.mean_rank, digits=2),
+                _estimate_cell(bot.mean_score, digits=2),
+            )
+        return table
+
+    def to_dict(self) -> dict[str, Any]:
+        """The statistics as plain data (JSON-ready); the records are left out."""
+        return {
+            "game": self.game,
+            "options": dict(self.options),
+            "seed": self.seed,
+            "games": self.games,
+            "bots": [bot.to_dict() for bot in self.bots],
+        }
+
+
+@dataclass(frozen=True)
+class _GameTask:
+    """One game of a match, as sent to a worker process."""
+
+    index: int
+    game: str
+    options: dict[str, str]
+    specs: list[str]
+    seed: int
+    record: bool
+
+
+def _play_task(task: _GameTask) -> tuple[int, GameRecord]:
+    game = Game(task.game, **task.options)
+    return task.index, play_game(game, task.specs, task.seed, record=task.record)
+
+
+@contextmanager
+def _finished_games(tasks: list[_GameTask], processes: int) -> Iterator[Iterator[tuple[int, GameRecord]]]:
+    """Plays the tasks; gives their (game index, record) pairs in order of completion.
+
+    Entering starts the worker processes at once, so enter this before starting any thread:
+    fork (the default start method on Linux) must not copy a process that runs other threads.
+    """
+    if processes == 1:
+        yield map(_play_task, tasks)
+        return
+    pool = ProcessPoolExecutor(max_workers=processes)
+    try:
+        futures = [pool.submit(_play_task, task) for task in tasks]
+        yield (future.result() for future in as_completed(futures))
+    finally:
+        pool.shutdown(cancel_futures=True)
+
+
+def run_match(
+    game: Game,
+    specs: list[str],
+    games: int,
+    seed: int,
+    processes: int | None = None,
+    rotate: bool = True,
+    progress: bool = False,
+    record_path: str | None = None,
+) -> MatchResult:
+    """Plays ``games`` games between the bots ``specs`` (2 to game.num_players of them).
+
+    Seats are filled by :func:`seat_assignment`; with ``rotate`` and a number of games that
+    is a multiple of ``len(specs)`` every bot plays every seat equally often. Game g uses the
+    seed ``derive_seed(seed, g)``. Games run in ``processes`` worker processes (default: one
+    per CPU; 1 plays in this process); the result does not depend on that number.
+    ``progress`` shows a progress bar on stderr. With ``record_path`` each game's record is
+    appended to that file as a JSON line, in game order.
+    """
+    if not 2 <= len(specs) <= game.num_players:
+        raise OptionError(
+            f"{game.name} with {game.num_players} players: a match needs 2 to {game.num_players} bots, got {len(specs)}"
+        )
+    if games < 1:
+        raise OptionError(f"a match needs at least 1 game, got {games}")
+    if processes is not None and processes < 1:
+        raise OptionError(f"processes must be >= 1, got {processes}")
+    processes = min(processes or os.cpu_count() or 1, games)
+    # Building each bot once here reports a bad spec before any game starts.
+    sees_everything = [getattr(make_bot(spec), "sees_everything", False) for spec in specs]
+
+    assignments = [seat_assignment(len(specs), game.num_players, g, rotate) for g in range(games)]
+    record_moves = record_path is not None
+    tasks = [
+        _GameTask(g, game.name, dict(game.options), [specs[b] for b in seats], derive_seed(seed, g), record_moves)
+        for g, seats in enumerate(assignments)
+    ]
+    records: list[GameRecord | None] = [None] * games
+    with (
+        _finished_games(tasks, processes) as finished,
+        _progress_bar(progress, games) as advance,
+        _record_writer(record_path) as write,
+    ):
+        for index, record in finished:
+            records[index] = record
+            write(index, record)
+            advance()
+    played = [record for record in records if record is not None]
+    labels = bot_labels(specs)
+    bots = []
+    for b, spec in enumerate(specs):
+        outcomes = [_bot_outcome(record, seats, b) for record, seats in zip(played, assignments)]
+        bots.append(_bot_stats(labels[b], spec, sees_everything[b], outcomes))
+    return MatchResult(game.name, dict(game.options), seed, games, bots, played)
+
+
+def _bot_outcome(record: GameRecord, assignment: list[int], bot: int) -> tuple[float, float, float]:
+    """The bot's (share of the win, mean rank, mean score) in one game."""
+    seats = [seat for seat, b in enumerate(assignment) if b == bot]
+    share = math.fsum(record.returns[s] for s in seats)
+    rank = statistics.fmean(record.ranks[s] for s in seats)
+    score = statistics.fmean(record.scores[s] for s in seats)
+    return share, rank, score
+
+
+def _bot_stats(label: str, spec: str, sees_everything: bool, outcomes: list[tuple[float, float, float]]) -> BotStats:
+    shares = [share for share, _, _ in outcomes]
+    return BotStats(
+        label=label,
+        spec=spec,
+        sees_everything=sees_everything,
+        games=len(outcomes),
+        wins=sum(1 for share in shares if math.isclose(share, 1.0)),
+        shared_wins=sum(1 for share in shares if 0.0 < share and not math.isclose(share, 1.0)),
+        win_share=math.fsum(shares),
+        win_rate=mean_ci(shares),
+        mean_rank=mean_ci([rank for _, rank, _ in outcomes]),
+        mean_score=mean_ci([score for _, _, score in outcomes]),
+    )
+
+
+@contextmanager
+def _record_writer(path: str | None) -> Iterator[Callable[[int, GameRecord], None]]:
+    """A function that appends records to a JSON-lines file in game order, although games
+    finish in any order (or ignores them without a path)."""
+    if path is None:
+        yield lambda index, record: None
+        return
+    waiting: dict[int, GameRecord] = {}
+    next_index = 0
+    with open(path, "a", encoding="utf-8") as file:
+
+        def add(index: int, record: GameRecord) -> None:
+            nonlocal next_index
+            waiting[index] = record
+            while next_index in waiting:
+                file.write(waiting.pop(next_index).to_json() + "\n")
+                next_index += 1
+            file.flush()
+
+        yield add
+
+
+@contextmanager
+def _progress_bar(enabled: bool, total: int) -> Iterator[Callable[[], None]]:
+    """A function that advances a rich progress bar on stderr (or does nothing)."""
+    if not enabled:
+        yield lambda: None
+        return
+    with Progress(console=Console(stderr=True)) as bar:
+        task = bar.add_task("games", total=total)
+        yield lambda: bar.advance(task)
