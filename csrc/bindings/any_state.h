@@ -38,7 +38,7 @@ class AnyState {
   virtual Action parse_action(const std::string& text) const = 0;
   virtual std::string to_string() const = 0;
   virtual std::string view_string(int seat) const = 0;
-  virtual std::string render() const = 0;
+  virtual std::string render(int seat) const = 0;  // -1: every hand
   virtual bool equals(const AnyState& other) const = 0;
 
   virtual search::Result search(const search::Params& params) const = 0;
@@ -119,7 +119,7 @@ class StateImpl final : public AnyState {
   Action parse_action(const std::string& text) const override { return s_.parse_action(text); }
   std::string to_string() const override { return s_.to_string(); }
   std::string view_string(int seat) const override { return s_.view_string(check_seat(seat)); }
-  std::string render() const override { return s_.render(); }
+  std::string render(int seat) const override { return s_.render(seat < 0 ? -1 : check_seat(seat)); }
   bool equals(const AnyState& other) const override {
     const auto* o = dynamic_cast<const StateImpl*>(&other);
     return o && o->s_ == s_;

@@ -91,7 +91,7 @@ PYBIND11_MODULE(_core, m) {
       .def("parse_action", &AnyState::parse_action)
       .def("to_string", &AnyState::to_string)
       .def("view_string", &AnyState::view_string)
-      .def("render", &AnyState::render)
+      .def("render", &AnyState::render, py::arg("seat") = -1)
       .def("equals", &AnyState::equals)
       .def("search", &AnyState::search, py::call_guard<py::gil_scoped_release>())
       .def("greedy_action", &AnyState::greedy_action)

@@ -90,7 +90,7 @@ concept Game = std::copyable<S> && requires(const S cs, S s, Rng& rng, Action a,
   { cs.parse_action(text) } -> std::convertible_to<Action>;  // throws NotationError
   { cs.to_string() } -> std::convertible_to<std::string>;     // full state, exact round trip
   { cs.view_string(seat) } -> std::convertible_to<std::string>;  // seat view
-  { cs.render() } -> std::convertible_to<std::string>;        // human-readable board
+  { cs.render(seat) } -> std::convertible_to<std::string>;    // readable board; seat -1: all hands
 };
 
 }  // namespace kibitz

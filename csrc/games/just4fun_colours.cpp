@@ -337,9 +337,14 @@ State State::determinize(int seat, Rng& rng) const {
     for (int x = lo; x <= hi; ++x) sum_weight += weight[x] = binomial(pool_a[d.colour], x) * binomial(pool_b[d.colour], d.played - x);
     for (int tries = lo; tries <= hi && sum_weight > 0; ++tries) {
       double r = rng.uniform() * sum_weight;
-      int x = lo;
-      while (x < hi && (weight[x] == 0 || r >= weight[x])) r -= weight[x++];
-      if (weight[x] == 0) break;
+      int x = -1;  // the value whose weight interval holds r (the last candidate if rounding overshoots)
+      for (int v = lo; v <= hi; ++v)
+        if (weight[v] > 0) {
+          x = v;
+          if (r < weight[v]) break;
+          r -= weight[v];
+        }
+      if (x < 0) break;
       sum_weight -= weight[x];
       weight[x] = 0;
       const int y = d.played - x;
@@ -673,7 +678,10 @@ State State::from_view(std::string_view text) {
           return;
         }
         Counts c{};
-        c[0] = static_cast<std::uint8_t>(hidden_size(v, key));
+        for (int left = hidden_size(v, key), colour = 0; left > 0 && colour < kColours; ++colour) {
+          c[colour] = static_cast<std::uint8_t>(std::min(left, kCardsPerColour));
+          left -= c[colour];
+        }
         out += (p ? "," : "") + counts_text(c);
       });
       full[key] = out;
@@ -700,7 +708,7 @@ State State::from_view(std::string_view text) {
   return state;
 }
 
-std::string State::render() const {
+std::string State::render(int seat) const {
   std::ostringstream out;
   out << "    a   b   c   d   e   f\n";
   for (int r = 0; r < kSide; ++r) {
@@ -717,7 +725,8 @@ std::string State::render() const {
   }
   out << "(field: colour, owner seat, height)\n";
   for (int p = 0; p < players_; ++p)
-    out << "seat " << p << (p == current_ && !is_terminal() ? " *" : "  ") << " hand " << hand_text(hand_[p]) << "  supply "
+    out << "seat " << p << (p == current_ && !is_terminal() ? " *" : "  ") << " hand "
+        << (seat < 0 || p == seat ? hand_text(hand_[p]) : std::string(total(hand_[p]), '?')) << "  supply "
         << int{supply_[p]} << "  boxed " << int{boxed_[p]} << "  area " << area_score(p).first << '\n';
   out << "stock " << total(stock_) << " cards, discard " << total(discard_) << " cards";
   if (winner_ >= 0) out << "\nseat " << int{winner_} << " wins with a line of " << int{line_length_};

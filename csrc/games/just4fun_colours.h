@@ -164,7 +164,7 @@ class State {
   Action parse_action(std::string_view text) const;
   std::string to_string() const;
   std::string view_string(int seat) const;
-  std::string render() const;
+  std::string render(int seat) const;  // seat -1 shows every hand
 
   // Read access for tests, bindings and evaluation.
   int height(int field) const { return height_[field]; }

@@ -12,6 +12,7 @@ True
 from kibitz.bots import Bot, GreedyBot, RandomBot, SearchBot, make_bot, parse_spec
 from kibitz.errors import IllegalMoveError, NotationError, OptionError, UnknownGameError
 from kibitz.game import CHANCE, TERMINAL, ActionStat, Game, SearchResult, State, View, games
+from kibitz.match import GameRecord, MatchResult, play_game, replay, run_match
 from kibitz.params import SearchParams
 
 __all__ = [
@@ -20,8 +21,10 @@ __all__ = [
     "ActionStat",
     "Bot",
     "Game",
+    "GameRecord",
     "GreedyBot",
     "IllegalMoveError",
+    "MatchResult",
     "NotationError",
     "OptionError",
     "RandomBot",
@@ -34,5 +37,8 @@ __all__ = [
     "games",
     "make_bot",
     "parse_spec",
+    "play_game",
+    "replay",
+    "run_match",
 ]
 __version__ = "0.1.0"

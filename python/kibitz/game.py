@@ -179,6 +179,13 @@ class State:
     def info_key(self, seat: int) -> int:
         return self._s.info_key(seat)
 
+    def observe(self, seat: int, action: int) -> int | None:
+        """What ``seat`` sees of ``action`` played here: the action itself, an id standing
+        for the class of moves it cannot tell apart, or ``None`` when it sees nothing of it
+        (an opponent's card draw, for instance)."""
+        seen = self._s.observe(seat, action)
+        return None if seen == _core.UNOBSERVED else seen
+
     def determinize(self, seat: int, seed: int) -> State:
         """A full state drawn from those consistent with ``seat``'s view."""
         return State(self._s.determinize(seat, seed))
@@ -239,6 +246,10 @@ class View:
 
     def state(self) -> State:
         return State(_core.find_game(self.game_name).from_view(self.notation))
+
+    def render(self) -> str:
+        """The board as this seat sees it: other seats' hands are hidden."""
+        return self.state()._s.render(self.seat)
 
     def __str__(self) -> str:
         return self.notation

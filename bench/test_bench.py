@@ -1,0 +1,30 @@
+"""pytest-benchmark versions of the figures in bench/run.py: ``pytest bench/``."""
+
+import pytest
+
+import kibitz
+
+pytest.importorskip("pytest_benchmark")
+
+
+@pytest.fixture(scope="module")
+def opening():
+    return kibitz.Game("just4fun_colours", players=4).new_initial_state(1)
+
+
+def test_random_playouts(benchmark, opening):
+    decisions = benchmark(opening._s.random_playouts, 1000, 7)
+    assert decisions > 0
+
+
+@pytest.mark.parametrize("algorithm", ["so_ismcts", "mo_ismcts", "pimc", "uct"])
+def test_search_10k(benchmark, opening, algorithm):
+    params = kibitz.SearchParams(algorithm=algorithm, iterations=10_000, seed=1)
+    result = benchmark(opening.search, params)
+    assert result.iterations == 10_000
+
+
+def test_ismcts_2threads(benchmark, opening):
+    params = kibitz.SearchParams(iterations=20_000, threads=2, seed=1)
+    result = benchmark(opening.search, params)
+    assert result.iterations == 20_000

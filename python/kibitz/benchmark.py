@@ -1,0 +1,110 @@
+"""Speed figures and the deterministic bench signature.
+
+``figures()`` measures throughput (noisy: compare ratios taken in one run, not absolute
+numbers across runs). ``signature()`` searches a fixed set of positions with fixed seeds
+and iteration budgets and sums the tree nodes created, like Stockfish's ``bench``: any
+change to search behaviour or move generation changes it, a pure speed-up does not.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import time
+from typing import Any
+
+from kibitz import _core
+from kibitz.game import Game, State
+from kibitz.params import SearchParams
+
+GAME = "just4fun_colours"
+
+
+def _opening(players: int = 4, seed: int = 1) -> State:
+    return Game(GAME, players=players).new_initial_state(seed)
+
+
+def _rate(count: float, seconds: float) -> float:
+    return round(count / seconds, 1) if seconds > 0 else float("inf")
+
+
+def random_playouts_per_s(state: State, playouts: int) -> float:
+    start = time.perf_counter()
+    state._s.random_playouts(playouts, 12345)
+    return _rate(playouts, time.perf_counter() - start)
+
+
+def search_iterations_per_s(state: State, params: SearchParams) -> float:
+    result = state.search(params)
+    return _rate(result.iterations, result.seconds)
+
+
+def figures(scale: float = 1.0) -> dict[str, Any]:
+    """Named throughput figures at the opening of 4-player Just 4 Fun Colours.
+
+    ``scale`` multiplies every workload (use < 1 for a quick look).
+    """
+    state = _opening()
+    n = max(1, int(100_000 * scale))
+    ismcts = SearchParams(algorithm="so_ismcts", iterations=n, seed=1)
+    one = search_iterations_per_s(state, ismcts)
+    two = search_iterations_per_s(state, ismcts.with_(threads=2, iterations=2 * n))
+    out: dict[str, Any] = {
+        f"{GAME}.random_playouts_per_s": random_playouts_per_s(state, 2 * n),
+        f"{GAME}.ismcts_iterations_per_s": one,
+        f"{GAME}.ismcts_iterations_per_s_2threads": two,
+        f"{GAME}.ismcts_2thread_speedup": round(two / one, 3),
+        f"{GAME}.ismcts_random_rollout_iterations_per_s": search_iterations_per_s(state, ismcts.with_(rollout="random")),
+        f"{GAME}.mo_ismcts_iterations_per_s": search_iterations_per_s(state, ismcts.with_(algorithm="mo_ismcts")),
+        f"{GAME}.pimc_iterations_per_s": search_iterations_per_s(state, ismcts.with_(algorithm="pimc")),
+        f"{GAME}.uct_iterations_per_s": search_iterations_per_s(state, ismcts.with_(algorithm="uct")),
+        "search.tree_bytes_per_node": _core.TREE_BYTES_PER_NODE,
+    }
+    return out
+
+
+def bench_positions() -> list[State]:
+    """Fixed positions: openings for 2, 3 and 4 players and middle games reached by seeded
+    random play."""
+    positions = []
+    for players in (2, 3, 4):
+        for plies in (0, 30, 60):
+            state = _opening(players, seed=players * 100 + plies)
+            rng = random.Random(players * 1000 + plies)
+            while plies > 0 and not state.is_terminal():
+                if state.is_chance():
+                    state.apply(state.sample_chance(rng.getrandbits(63)))
+                else:
+                    state.apply(rng.choice(state.legal_actions()))
+                    plies -= 1
+            if not state.is_terminal():
+                while state.is_chance():
+                    state.apply(state.sample_chance(rng.getrandbits(63)))
+                positions.append(state)
+    return positions
+
+
+def signature(iterations: int = 10000) -> tuple[int, str, float]:
+    """(total nodes, digest of every root's statistics, seconds) over the bench positions
+    and every algorithm."""
+    total_nodes = 0
+    digest = hashlib.sha256()
+    start = time.perf_counter()
+    for index, state in enumerate(bench_positions()):
+        for algorithm in ("uct", "pimc", "so_ismcts", "mo_ismcts"):
+            params = SearchParams(algorithm=algorithm, iterations=iterations, seed=index, determinizations=8)
+            result = state.search(params)
+            total_nodes += result.nodes
+            digest.update(f"{index}:{algorithm}:{result.action}:".encode())
+            digest.update(",".join(f"{s.action}/{s.visits}" for s in result.stats).encode())
+    return total_nodes, digest.hexdigest()[:16], time.perf_counter() - start
+
+
+def bench_command(args: Any) -> int:
+    """``kibitz bench``: prints the signature (and the speed of producing it)."""
+    nodes, digest, seconds = signature(getattr(args, "iterations", 10000) or 10000)
+    print(f"positions: {len(bench_positions())}  algorithms: uct pimc so_ismcts mo_ismcts")
+    print(f"time: {seconds:.2f} s")
+    print(f"nodes: {nodes}")
+    print(f"signature: {nodes}-{digest}")
+    return 0

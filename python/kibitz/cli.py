@@ -1,0 +1,303 @@
+"""The ``kibitz`` command line.
+
+    kibitz games                                   list the games and their options
+    kibitz play just4fun_colours --bots ismcts greedy --seed 3
+    kibitz play just4fun_colours --human 0         play seat 0 yourself
+    kibitz match just4fun_colours --bots ismcts:iterations=500 greedy --games 100 --out games.jsonl
+    kibitz replay games.jsonl --index 0 --show     check recorded games and show the end
+    kibitz bench
+
+Exit codes: 0 success; 1 a replay that does not verify, an unavailable benchmark or a game
+abandoned at the prompt; 2 bad input (unknown game, bad option, bot spec or move, missing
+file), reported as ``error: <message>`` on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from collections.abc import Sequence
+
+from rich.console import Console
+
+from kibitz.errors import IllegalMoveError, NotationError, OptionError, UnknownGameError
+from kibitz.game import CHANCE, Game, State, View, games
+from kibitz.match import GameRecord, play_bots, read_records, replay, run_match, seat_bots
+
+DEFAULT_PLAY_BOTS = ["ismcts:iterations=2000", "ismcts:iterations=2000"]
+
+# What bad input raises; main() reports these without a traceback.
+USER_ERRORS = (OptionError, UnknownGameError, NotationError, IllegalMoveError, FileNotFoundError)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Runs the command line with ``argv`` (default: ``sys.argv[1:]``); returns the exit code."""
+    parser = _parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exit_request:  # argparse exits after --help and usage errors
+        return int(exit_request.code or 0)
+    if args.command is None:
+        parser.print_help()
+        return 2
+    try:
+        return args.run(args)
+    except USER_ERRORS as err:
+        print(f"error: {_error_message(err)}", file=sys.stderr)
+        return 2
+
+
+def _error_message(err: Exception) -> str:
+    if isinstance(err, FileNotFoundError):
+        return f"{err.strerror}: {err.filename}"
+    return str(err)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="kibitz", description="Game-AI engine for hidden-information tabletop games.")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    games_parser = commands.add_parser("games", help="list the games and their options")
+    games_parser.set_defaults(run=games_command)
+
+    play = commands.add_parser("play", help="play one game move by move, bots against bots or you")
+    play.add_argument("game")
+    _add_game_arguments(play)
+    play.add_argument(
+        "--bots",
+        nargs="+",
+        metavar="SPEC",
+        default=DEFAULT_PLAY_BOTS,
+        help="bot specs, assigned to the seats in turn (default: two ismcts:iterations=2000)",
+    )
+    play.add_argument("--seed", type=int, help="seed of the deal, the chance outcomes and the bots (default: random)")
+    play.add_argument("--human", type=int, metavar="SEAT", help="play this seat yourself, typing moves")
+    play.set_defaults(run=play_command)
+
+    match = commands.add_parser("match", help="play many games between bots and compare them")
+    match.add_argument("game")
+    _add_game_arguments(match)
+    match.add_argument("--bots", nargs="+", metavar="SPEC", required=True, help="2 or more bot specs")
+    match.add_argument("--games", type=int, default=100, help="number of games (default 100)")
+    match.add_argument("--seed", type=int, default=0, help="seed of the match (default 0)")
+    match.add_argument("--processes", type=int, help="worker processes (default: one per CPU)")
+    match.add_argument("--out", metavar="FILE.jsonl", help="append every game's record to this file")
+    match.add_argument("--json", action="store_true", help="print the results as JSON instead of a table")
+    match.set_defaults(run=match_command)
+
+    replay_parser = commands.add_parser("replay", help="replay recorded games and check their results")
+    replay_parser.add_argument("file", metavar="FILE.jsonl")
+    replay_parser.add_argument("--index", type=int, help="only the record on this line (0 = first)")
+    replay_parser.add_argument("--show", action="store_true", help="print each final state")
+    replay_parser.set_defaults(run=replay_command)
+
+    bench = commands.add_parser("bench", help="run the benchmark")
+    bench.add_argument("--iterations", type=int, default=10000, help="iterations per search (default 10000)")
+    bench.set_defaults(run=_bench)
+    return parser
+
+
+def _add_game_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--players", type=int, help="number of players")
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        type=_option_pair,
+        metavar="KEY=VALUE",
+        help="a game option (repeatable); see `kibitz games`",
+    )
+
+
+def _option_pair(text: str) -> tuple[str, str]:
+    key, eq, value = text.partition("=")
+    if not eq or not key:
+        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text!r}")
+    return key, value
+
+
+def _make_game(args: argparse.Namespace) -> Game:
+    options = dict(args.option)
+    if args.players is not None:
+        options["players"] = str(args.players)
+    return Game(args.game, **options)
+
+
+# -- commands ---------------------------------------------------------------------------------
+
+
+def games_command(args: argparse.Namespace) -> int:
+    """``kibitz games``: every game with its player range, description and options."""
+    for info in games():
+        print(f"{info.name}  ({info.min_players}-{info.max_players} players)")
+        print(f"  {info.description}")
+        if info.options:
+            width = max(len(name) for name, _ in info.options)
+            print("  options:")
+            for name, help_text in info.options:
+                print(f"    {name:<{width}}  {help_text}")
+    return 0
+
+
+def play_command(args: argparse.Namespace) -> int:
+    """``kibitz play``: one game, printed move by move. Bots see only their seat's view; with
+    ``--human`` the output shows only what that seat may know."""
+    game = _make_game(args)
+    if len(args.bots) > game.num_players:
+        raise OptionError(f"{game.num_players} seats but {len(args.bots)} bots: {' '.join(args.bots)}")
+    # A fresh deal each time unless asked; printed so that the game can be played again.
+    seed = args.seed if args.seed is not None else random.randrange(1 << 31)
+    labels = [args.bots[seat % len(args.bots)] for seat in range(game.num_players)]
+    bots = seat_bots(labels, seed)
+    human = args.human
+    if human is not None:
+        if not 0 <= human < game.num_players:
+            raise OptionError(f"--human {human}: no such seat; seats are 0..{game.num_players - 1}")
+        bots[human] = HumanPlayer()
+        labels[human] = "human"
+    print(f"{game!r} seed {seed}: " + ", ".join(f"seat {seat} {label}" for seat, label in enumerate(labels)))
+    announce = _FullAnnouncer(labels) if human is None else _SeatAnnouncer(labels, human)
+    try:
+        record = play_bots(game, bots, seed, labels=labels, on_move=announce)
+    except EOFError:
+        print("\ngame abandoned: the input ended", file=sys.stderr)
+        return 1
+    final = replay(record)  # the final state; replaying also checks the record
+    print(final if human is None else f"your view (seat {human}): {final.view(human)}")
+    print(result_text(record))
+    return 0
+
+
+def match_command(args: argparse.Namespace) -> int:
+    """``kibitz match``: a match with a progress bar, then the results as a table or JSON."""
+    game = _make_game(args)
+    result = run_match(
+        game,
+        args.bots,
+        games=args.games,
+        seed=args.seed,
+        processes=args.processes,
+        progress=True,
+        record_path=args.out,
+    )
+    if args.json:
+        print(json.dumps(result.to_dict(), indent=2))
+    else:
+        Console().print(result.table())
+    return 0
+
+
+def replay_command(args: argparse.Namespace) -> int:
+    """``kibitz replay``: replays each record (or the one at ``--index``), checks its result
+    and prints it; exit code 1 if any record does not verify."""
+    with open(args.file, encoding="utf-8") as file:
+        try:
+            records = list(read_records(file))
+        except ValueError as err:
+            print(f"error: {args.file}: {err}", file=sys.stderr)
+            return 2
+    if args.index is not None:
+        if not 0 <= args.index < len(records):
+            raise OptionError(f"--index {args.index}: {args.file} holds {len(records)} records")
+        chosen = [(args.index, records[args.index])]
+    else:
+        chosen = list(enumerate(records))
+    failures = 0
+    for index, record in chosen:
+        try:
+            final = replay(record)
+        except ValueError as err:
+            print(f"record {index}: does not replay: {err}", file=sys.stderr)
+            failures += 1
+            continue
+        print(f"record {index}: verified, {record.game} seed {record.seed}, {len(record.actions)} actions")
+        if args.show:
+            print(final)
+        print(result_text(record))
+    return 1 if failures else 0
+
+
+def _bench(args: argparse.Namespace) -> int:
+    # Imported here: the benchmark module is optional and need not load for other commands.
+    try:
+        from kibitz.benchmark import bench_command
+    except ModuleNotFoundError as err:
+        if err.name != "kibitz.benchmark":
+            raise
+        print("bench not available", file=sys.stderr)
+        return 1
+    return int(bench_command(args) or 0)
+
+
+# -- output -----------------------------------------------------------------------------------
+
+
+def result_text(record: GameRecord) -> str:
+    """The result of a recorded game in words: winner or joint winners, scores, ranks."""
+    winners = [seat for seat, value in enumerate(record.returns) if value > 0]
+    names = ", ".join(f"seat {seat} ({record.specs[seat]})" for seat in winners)
+    title = "winner" if len(winners) == 1 else "joint winners"
+    scores = " ".join(f"{score:g}" for score in record.scores)
+    ranks = " ".join(str(rank) for rank in record.ranks)
+    return f"{title}: {names}; scores {scores}; ranks {ranks}"
+
+
+class _FullAnnouncer:
+    """Prints the board before every decision, and every move (nobody at the table to hide from)."""
+
+    def __init__(self, labels: list[str]) -> None:
+        self._labels = labels
+
+    def __call__(self, state: State, action: int) -> None:
+        seat = state.current_player
+        if seat == CHANCE:
+            print(f"  chance: {state.move_to_string(action)}")
+            return
+        print(state)
+        print(f"seat {seat} ({self._labels[seat]}) plays {state.move_to_string(action)}")
+
+
+class _SeatAnnouncer:
+    """Prints what one seat sees of each move, and nothing else: another seat's card draw,
+    for example, stays hidden."""
+
+    def __init__(self, labels: list[str], seat: int) -> None:
+        self._labels = labels
+        self._seat = seat
+
+    def __call__(self, state: State, action: int) -> None:
+        seen = state.observe(self._seat, action)
+        if seen is None:
+            return
+        text = state.move_to_string(action) if seen == action else "a hidden move"
+        mover = state.current_player
+        if mover == CHANCE:
+            print(f"  chance: {text}")
+        else:
+            print(f"seat {mover} ({self._labels[mover]}) plays {text}")
+
+
+class HumanPlayer:
+    """A player at the terminal: shows its seat's view, reads a move from stdin and asks again,
+    with the error, after an unreadable or illegal move. Raises EOFError when input ends."""
+
+    name = "human"
+    sees_everything = False
+
+    def act(self, view: View) -> int:
+        # view.state() guesses the hidden cards, but a seat's own legal moves depend only on
+        # what it knows, so moves are checked exactly against it.
+        state = view.state()
+        print(f"your view (seat {view.seat}):\n{view.render()}")
+        print(f"legal moves: {' '.join(state.legal_moves())}")
+        while True:
+            text = input(f"seat {view.seat}> ")
+            try:
+                action = state.parse_move(text)
+                state.apply(action)
+            except (IllegalMoveError, NotationError) as err:
+                print(f"error: {err}")
+            else:
+                return action

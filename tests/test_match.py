@@ -1,0 +1,261 @@
+"""Tests of kibitz.match: statistics, seat rotation, determinism, records and replay."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+from collections import Counter
+
+import pytest
+
+import kibitz
+from kibitz.match import (
+    Z_95,
+    GameRecord,
+    bot_labels,
+    derive_seed,
+    mean_ci,
+    play_bots,
+    play_game,
+    replay,
+    run_match,
+    seat_assignment,
+    standard_error,
+)
+
+GAME = "just4fun_colours"
+
+
+@pytest.fixture(scope="module")
+def two_players() -> kibitz.Game:
+    return kibitz.Game(GAME, players=2)
+
+
+@pytest.fixture(scope="module")
+def record(two_players: kibitz.Game) -> GameRecord:
+    return play_game(two_players, ["ismcts:iterations=50", "greedy"], seed=11)
+
+
+# -- statistics -------------------------------------------------------------------------------
+
+
+def test_standard_error_by_hand() -> None:
+    # mean 5, squared deviations 9+1+1+1+0+0+4+16 = 32, s^2 = 32/7, se = sqrt(32/7/8) = sqrt(4/7)
+    assert standard_error([2, 4, 4, 4, 5, 5, 7, 9]) == pytest.approx(math.sqrt(4 / 7))
+
+
+def test_mean_ci_by_hand() -> None:
+    # mean 0.75; deviations 0.25, -0.75, 0.25, 0.25: s^2 = 0.75/3 = 0.25, s = 0.5, se = 0.5/2
+    estimate = mean_ci([1, 0, 1, 1])
+    assert estimate.mean == 0.75
+    assert estimate.half_width == pytest.approx(0.25 * 1.959964)
+    assert estimate.low == pytest.approx(0.75 - 0.25 * 1.959964)
+    assert estimate.high == pytest.approx(0.75 + 0.25 * 1.959964)
+    assert mean_ci([1, 0, 1, 1], z=1.0).half_width == pytest.approx(0.25)
+    assert Z_95 == pytest.approx(1.959964, abs=1e-6)
+
+
+def test_mean_ci_edge_cases() -> None:
+    assert mean_ci([3.0]) == kibitz.match.Estimate(3.0, None)
+    assert mean_ci([1.0, 1.0, 1.0]).half_width == 0.0
+    assert mean_ci([0.5]).to_dict() == {"mean": 0.5, "low": None, "high": None}
+    with pytest.raises(ValueError, match="no values"):
+        mean_ci([])
+    with pytest.raises(ValueError, match="at least 2"):
+        standard_error([1.0])
+
+
+def test_bot_labels_number_repeated_specs() -> None:
+    assert bot_labels(["greedy", "random", "greedy"]) == ["greedy#1", "random", "greedy#2"]
+    assert bot_labels(["greedy", "random"]) == ["greedy", "random"]
+
+
+def test_derive_seed_is_stable_and_63_bit() -> None:
+    assert derive_seed(1, "deal") == derive_seed(1, "deal")
+    assert len({derive_seed(1, "deal"), derive_seed(2, "deal"), derive_seed(1, "chance", 0), derive_seed(1, 0)}) == 4
+    assert all(0 <= derive_seed(seed, "bot", 3) < 1 << 63 for seed in range(50))
+
+
+# -- seats ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("num_bots", "num_seats"), [(2, 2), (2, 3), (3, 3), (2, 4), (3, 4), (4, 4)])
+def test_rotation_gives_every_bot_every_seat_equally_often(num_bots: int, num_seats: int) -> None:
+    games = 3 * num_bots
+    counts = Counter(
+        (bot, seat) for g in range(games) for seat, bot in enumerate(seat_assignment(num_bots, num_seats, g))
+    )
+    per_seat = [[counts[bot, seat] for seat in range(num_seats)] for bot in range(num_bots)]
+    assert {n for row in per_seat for n in row} == {3}
+
+
+def test_without_rotation_seats_stay_fixed() -> None:
+    assert {tuple(seat_assignment(2, 3, g, rotate=False)) for g in range(5)} == {(0, 1, 0)}
+
+
+def test_match_rotates_bots_over_seats(two_players: kibitz.Game) -> None:
+    result = run_match(two_players, ["random", "greedy"], games=4, seed=5, processes=1)
+    seats = Counter((seat, spec) for record in result.records for seat, spec in enumerate(record.specs))
+    assert seats == {(0, "random"): 2, (0, "greedy"): 2, (1, "random"): 2, (1, "greedy"): 2}
+
+
+# -- one game ---------------------------------------------------------------------------------
+
+
+def test_same_seed_same_game(two_players: kibitz.Game, record: GameRecord) -> None:
+    assert play_game(two_players, ["ismcts:iterations=50", "greedy"], seed=11) == record
+    assert play_game(two_players, ["ismcts:iterations=50", "greedy"], seed=12).actions != record.actions
+
+
+def test_record_holds_the_whole_game(two_players: kibitz.Game, record: GameRecord) -> None:
+    assert record.game == GAME and record.options == {"players": "2"} and record.seed == 11
+    assert record.specs == ["ismcts:iterations=50", "greedy"]
+    assert len(record.actions) == len(record.moves) > 0
+    assert sorted(record.ranks) in ([1, 2], [1, 1])
+    assert math.fsum(record.returns) == 1.0
+    assert play_game(two_players, ["random", "greedy"], seed=3, record=False).actions == []
+
+
+def test_record_json_round_trip(record: GameRecord) -> None:
+    line = record.to_json()
+    assert "\n" not in line
+    assert json.loads(line)["moves"] == record.moves
+    assert GameRecord.from_json(line) == record
+    with pytest.raises(ValueError, match="not a game record"):
+        GameRecord.from_json('{"game": "just4fun_colours"}')
+    with pytest.raises(ValueError, match="not a game record"):
+        GameRecord.from_json("not json")
+
+
+def test_replay_rebuilds_the_final_state(two_players: kibitz.Game, record: GameRecord) -> None:
+    final = replay(GameRecord.from_json(record.to_json()))
+    assert final.is_terminal()
+    assert final.returns() == record.returns
+    assert final.scores() == record.scores
+    assert final.ranks() == record.ranks
+    # the moves are applied exactly: replaying by text gives the same state
+    state = two_players.new_initial_state(derive_seed(record.seed, "deal"))
+    for move in record.moves:
+        state.apply(move)
+    assert state == final
+
+
+def test_replay_detects_a_tampered_result(record: GameRecord) -> None:
+    tampered = dataclasses.replace(record, returns=list(reversed(record.returns)))
+    with pytest.raises(ValueError, match="replayed returns"):
+        replay(tampered)
+
+
+def test_replay_detects_tampered_moves(record: GameRecord) -> None:
+    with pytest.raises(ValueError, match="not over"):
+        replay(dataclasses.replace(record, actions=record.actions[:-1], moves=record.moves[:-1]))
+    with pytest.raises(ValueError, match="the record says"):
+        replay(dataclasses.replace(record, moves=["?", *record.moves[1:]]))
+    with pytest.raises(ValueError, match="ended after"):
+        replay(dataclasses.replace(record, actions=[*record.actions, 0], moves=[*record.moves, "a1"]))
+
+
+class _FixedMoveBot:
+    """Always plays the same move, legal or not."""
+
+    name = "fixed"
+    sees_everything = False
+
+    def __init__(self, move: int | str) -> None:
+        self.move = move
+
+    def act(self, view: kibitz.View) -> int | str:
+        return self.move
+
+
+def test_an_illegal_bot_move_names_the_bot_and_the_move(two_players: kibitz.Game) -> None:
+    with pytest.raises(kibitz.IllegalMoveError, match=r"bot 'fixed' at seat \d played 999"):
+        play_bots(two_players, [_FixedMoveBot(999), _FixedMoveBot(999)], seed=1)
+    with pytest.raises(kibitz.NotationError, match=r"bot 'liar' at seat \d played 'zz'"):
+        play_bots(two_players, [_FixedMoveBot("zz"), _FixedMoveBot("zz")], seed=1, labels=["liar", "liar"])
+
+
+def test_bots_get_their_view_unless_they_see_everything(two_players: kibitz.Game) -> None:
+    received: dict[str, set[type]] = {"view": set(), "state": set()}
+
+    class Recorder:
+        def __init__(self, name: str, sees_everything: bool) -> None:
+            self.name = name
+            self.sees_everything = sees_everything
+
+        def act(self, seen: kibitz.View | kibitz.State) -> int:
+            received[self.name].add(type(seen))
+            state = seen if isinstance(seen, kibitz.State) else seen.state()
+            return state.legal_actions()[0]
+
+    play_bots(two_players, [Recorder("view", False), Recorder("state", True)], seed=2)
+    assert received == {"view": {kibitz.View}, "state": {kibitz.State}}
+
+
+# -- matches ----------------------------------------------------------------------------------
+
+
+def test_match_is_the_same_with_one_or_two_processes(two_players: kibitz.Game, tmp_path) -> None:
+    specs = ["random", "greedy"]
+    one = run_match(two_players, specs, games=6, seed=9, processes=1, record_path=str(tmp_path / "one.jsonl"))
+    two = run_match(two_players, specs, games=6, seed=9, processes=2, record_path=str(tmp_path / "two.jsonl"))
+    assert one.records == two.records
+    assert one.to_dict() == two.to_dict()
+    lines = (tmp_path / "one.jsonl").read_text().splitlines()
+    assert lines == (tmp_path / "two.jsonl").read_text().splitlines()
+    assert [GameRecord.from_json(line) for line in lines] == one.records
+    assert [record.seed for record in one.records] == [derive_seed(9, g) for g in range(6)]
+
+
+def test_record_file_is_appended(two_players: kibitz.Game, tmp_path) -> None:
+    path = tmp_path / "games.jsonl"
+    run_match(two_players, ["random", "greedy"], games=2, seed=1, processes=1, record_path=str(path))
+    run_match(two_players, ["random", "greedy"], games=2, seed=2, processes=1, record_path=str(path))
+    records = [GameRecord.from_json(line) for line in path.read_text().splitlines()]
+    assert [record.seed for record in records] == [derive_seed(seed, g) for seed in (1, 2) for g in (0, 1)]
+    for record in records:
+        replay(record)
+
+
+def test_match_statistics_add_up(two_players: kibitz.Game) -> None:
+    result = run_match(two_players, ["greedy", "random"], games=4, seed=3, processes=1)
+    greedy, random_bot = result.bots
+    assert (greedy.label, random_bot.label) == ("greedy", "random")
+    assert greedy.games == random_bot.games == 4
+    assert greedy.win_share + random_bot.win_share == pytest.approx(4.0)
+    for bot in result.bots:
+        shares = [sum(r.returns[s] for s, spec in enumerate(r.specs) if spec == bot.spec) for r in result.records]
+        assert bot.wins == sum(1 for share in shares if share == 1.0)
+        assert bot.shared_wins == sum(1 for share in shares if 0 < share < 1)
+        assert bot.win_rate == mean_ci(shares)
+        ranks = [r.ranks[s] for r in result.records for s, spec in enumerate(r.specs) if spec == bot.spec]
+        assert bot.mean_rank == mean_ci(ranks)
+    data = result.to_dict()
+    assert json.loads(json.dumps(data)) == data
+    assert [bot["label"] for bot in data["bots"]] == ["greedy", "random"]
+    assert result.table().row_count == 2
+
+
+def test_fewer_bots_than_seats_share_the_seats() -> None:
+    game = kibitz.Game(GAME, players=3)
+    result = run_match(game, ["greedy", "greedy"], games=2, seed=4, processes=1)
+    assert [bot.label for bot in result.bots] == ["greedy#1", "greedy#2"]
+    assert [bot.games for bot in result.bots] == [2, 2]
+    # each game's win goes to one bot or is split between the two
+    assert sum(bot.win_share for bot in result.bots) == pytest.approx(2.0)
+
+
+def test_match_rejects_bad_input(two_players: kibitz.Game) -> None:
+    with pytest.raises(kibitz.OptionError, match="2 to 2 bots, got 1"):
+        run_match(two_players, ["random"], games=2, seed=1)
+    with pytest.raises(kibitz.OptionError, match="2 to 2 bots, got 3"):
+        run_match(two_players, ["random", "greedy", "random"], games=2, seed=1)
+    with pytest.raises(kibitz.OptionError, match="nosuchbot"):
+        run_match(two_players, ["random", "nosuchbot"], games=2, seed=1)
+    with pytest.raises(kibitz.OptionError, match="at least 1 game"):
+        run_match(two_players, ["random", "greedy"], games=0, seed=1)
+    with pytest.raises(kibitz.OptionError, match="processes"):
+        run_match(two_players, ["random", "greedy"], games=2, seed=1, processes=0)
+    with pytest.raises(kibitz.OptionError, match="needs 2 bots, got 3"):
+        play_game(two_players, ["random", "greedy", "random"], seed=1)
