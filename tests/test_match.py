@@ -49,21 +49,36 @@ def test_mean_ci_by_hand() -> None:
     # mean 0.75; deviations 0.25, -0.75, 0.25, 0.25: s^2 = 0.75/3 = 0.25, s = 0.5, se = 0.5/2
     estimate = mean_ci([1, 0, 1, 1])
     assert estimate.mean == 0.75
-    assert estimate.half_width == pytest.approx(0.25 * 1.959964)
     assert estimate.low == pytest.approx(0.75 - 0.25 * 1.959964)
     assert estimate.high == pytest.approx(0.75 + 0.25 * 1.959964)
-    assert mean_ci([1, 0, 1, 1], z=1.0).half_width == pytest.approx(0.25)
+    assert mean_ci([1, 0, 1, 1], z=1.0).high == pytest.approx(1.0)
     assert Z_95 == pytest.approx(1.959964, abs=1e-6)
 
 
 def test_mean_ci_edge_cases() -> None:
-    assert mean_ci([3.0]) == kibitz.match.Estimate(3.0, None)
-    assert mean_ci([1.0, 1.0, 1.0]).half_width == 0.0
+    assert mean_ci([3.0]) == kibitz.match.Estimate(3.0, None, None)
+    assert mean_ci([1.0, 1.0, 1.0]).low == mean_ci([1.0, 1.0, 1.0]).high == 1.0
     assert mean_ci([0.5]).to_dict() == {"mean": 0.5, "low": None, "high": None}
     with pytest.raises(ValueError, match="no values"):
         mean_ci([])
     with pytest.raises(ValueError, match="at least 2"):
         standard_error([1.0])
+
+
+def test_wilson_ci_by_hand() -> None:
+    # 10 wins in 10 games, z = 1.96: centre (1 + 1.9208/10) / 1.38415 = 0.86122, half-width
+    # 1.96 * sqrt(0 + 3.8415/400) / 1.38415 = 0.13878, so 0.72244 .. 1.0
+    estimate = kibitz.match.wilson_ci([1.0] * 10)
+    assert estimate.mean == 1.0
+    assert estimate.low == pytest.approx(0.72244, abs=1e-4)
+    assert estimate.high == pytest.approx(1.0)
+    # 5 of 10: symmetric around 0.5, half-width 1.96 * sqrt(0.025 + 0.0096) / 1.38415 = 0.2634
+    half = kibitz.match.wilson_ci([1.0, 0.0] * 5)
+    assert half.low == pytest.approx(0.5 - 0.26340, abs=1e-4)
+    assert half.high == pytest.approx(0.5 + 0.26340, abs=1e-4)
+    # a shared win counts its fraction
+    assert kibitz.match.wilson_ci([0.5, 0.5]).mean == 0.5
+    assert kibitz.match.wilson_ci([1.0]).low is None
 
 
 def test_bot_labels_number_repeated_specs() -> None:
@@ -228,7 +243,7 @@ def test_match_statistics_add_up(two_players: kibitz.Game) -> None:
         shares = [sum(r.returns[s] for s, spec in enumerate(r.specs) if spec == bot.spec) for r in result.records]
         assert bot.wins == sum(1 for share in shares if share == 1.0)
         assert bot.shared_wins == sum(1 for share in shares if 0 < share < 1)
-        assert bot.win_rate == mean_ci(shares)
+        assert bot.win_rate == kibitz.match.wilson_ci(shares)
         ranks = [r.ranks[s] for r in result.records for s, spec in enumerate(r.specs) if spec == bot.spec]
         assert bot.mean_rank == mean_ci(ranks)
     data = result.to_dict()

@@ -185,7 +185,7 @@ def match_command(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
     else:
-        Console().print(result.table())
+        Console(width=None if sys.stdout.isatty() else 120).print(result.table())
     return 0
 
 

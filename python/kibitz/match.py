@@ -212,30 +212,23 @@ def replay(record: GameRecord) -> State:
 
 @dataclass(frozen=True)
 class Estimate:
-    """A sample mean and the half-width of its 95 % confidence interval.
-
-    ``half_width`` is None with fewer than two samples, where the interval is undefined.
-    """
+    """A sample mean and its 95 % confidence interval ``low..high`` (None with fewer than
+    two samples, where the interval is undefined)."""
 
     mean: float
-    half_width: float | None
-
-    @property
-    def low(self) -> float | None:
-        return None if self.half_width is None else self.mean - self.half_width
-
-    @property
-    def high(self) -> float | None:
-        return None if self.half_width is None else self.mean + self.half_width
+    low: float | None
+    high: float | None
 
     def to_dict(self) -> dict[str, float | None]:
         return {"mean": self.mean, "low": self.low, "high": self.high}
 
 
 def _estimate_cell(estimate: Estimate, digits: int, scale: float = 1.0) -> str:
-    """``mean±half_width``, both times ``scale``; compact so that a table fits 80 columns."""
+    """``mean low-high``, all times ``scale``; compact so that a table fits 80 columns."""
     mean = f"{estimate.mean * scale:.{digits}f}"
-    return mean if estimate.half_width is None else f"{mean}±{estimate.half_width * scale:.{digits}f}"
+    if estimate.low is None or estimate.high is None:
+        return mean
+    return f"{mean} {estimate.low * scale:.{digits}f}-{estimate.high * scale:.{digits}f}"
 
 
 def standard_error(values: Sequence[float]) -> float:
@@ -248,18 +241,32 @@ def standard_error(values: Sequence[float]) -> float:
 
 def mean_ci(values: Sequence[float], z: float = Z_95) -> Estimate:
     """The mean of ``values`` with a normal-approximation confidence interval:
-    mean ± z · standard error (z = 1.96 for 95 %).
-
-    Used for per-game returns, ranks and scores alike. For returns that are mostly 0 or 1
-    this is the Wald interval: it is too narrow for small samples and has zero width when
-    every value is equal (a bot that won all of 10 games gets 1.00 ± 0.00).
-    """
+    mean ± z · standard error (z = 1.96 for 95 %). Used for ranks and scores."""
     if not values:
         raise ValueError("the mean of no values is undefined")
     mean = math.fsum(values) / len(values)
     if len(values) < 2:
-        return Estimate(mean, None)
-    return Estimate(mean, z * standard_error(values))
+        return Estimate(mean, None, None)
+    half_width = z * standard_error(values)
+    return Estimate(mean, mean - half_width, mean + half_width)
+
+
+def wilson_ci(shares: Sequence[float], z: float = Z_95) -> Estimate:
+    """The mean win share with a Wilson score interval, treating the summed share as the
+    number of successes in ``len(shares)`` trials (a shared win counts its fraction).
+
+    Unlike the normal approximation it stays inside [0, 1] and does not collapse to zero
+    width when every game ends the same way (10 wins of 10 gives 0.72..1.00).
+    """
+    if not shares:
+        raise ValueError("the mean of no values is undefined")
+    n = len(shares)
+    p = math.fsum(shares) / n
+    if n < 2:
+        return Estimate(p, None, None)
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half_width = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return Estimate(p, max(0.0, centre - half_width), min(1.0, centre + half_width))
 
 
 # -- matches ----------------------------------------------------------------------------------
@@ -295,7 +302,8 @@ class BotStats:
     its return is the sum of its seats' returns (its share of the win), its rank and score
     the mean over its seats. ``wins`` counts games it won alone (share 1), ``shared_wins``
     games whose win it shared with another bot (0 < share < 1). ``win_share`` is the sum
-    of its shares, ``win_rate`` the mean share per game; intervals are from :func:`mean_ci`.
+    of its shares, ``win_rate`` the mean share per game (Wilson interval, :func:`wilson_ci`); rank
+    and score intervals are from :func:`mean_ci`.
     """
 
     label: str
@@ -334,11 +342,11 @@ class MatchResult:
         options = " ".join(f"{k}={v}" for k, v in sorted(self.options.items()))
         table = Table(
             title=f"{self.game} {options}: {self.games} games, seed {self.seed}",
-            caption="m±h: mean m, 95 % confidence interval m-h..m+h (normal approximation)",
+            caption="mean and 95 % confidence interval (win %: Wilson score; rank, score: normal approximation)",
             box=box.SIMPLE_HEAD,
             collapse_padding=True,
         )
-        table.add_column("bot", overflow="fold")
+        table.add_column("bot", no_wrap=True, min_width=12)
         for header in ("games", "wins", "shared", "share", "win %", "rank", "score"):
             table.add_column(header, justify="right", no_wrap=True)
         for bot in self.bots:
@@ -475,7 +483,7 @@ def _bot_stats(label: str, spec: str, sees_everything: bool, outcomes: list[tupl
         wins=sum(1 for share in shares if math.isclose(share, 1.0)),
         shared_wins=sum(1 for share in shares if 0.0 < share and not math.isclose(share, 1.0)),
         win_share=math.fsum(shares),
-        win_rate=mean_ci(shares),
+        win_rate=wilson_ci(shares),
         mean_rank=mean_ci([rank for _, rank, _ in outcomes]),
         mean_score=mean_ci([score for _, _, score in outcomes]),
     )
