@@ -564,9 +564,12 @@ State State::from_string(std::string_view text) {
     for (const char* key : {"era_hands", "era_drawn", "era_played"})
       if (fields.count(key)) throw NotationError(std::string("field '") + key + "' needs era_stock");
   }
-  // Derived: whose turn it is, and whether the game is over.
+  // Derived: whose turn it is, and whether the game is over. While the mover draws, and
+  // once all stones are used, current_ is still the last mover.
   const int turns = s.turns_played();
-  s.current_ = static_cast<std::uint8_t>((s.start_ + turns - (s.pending_draws_ > 0 ? 1 : 0) + s.players_) % s.players_);
+  const bool stones_left = std::any_of(s.supply_.begin(), s.supply_.begin() + s.players_, [](int v) { return v > 0; });
+  const bool last_mover = s.pending_draws_ > 0 || !stones_left;
+  s.current_ = static_cast<std::uint8_t>((s.start_ + turns - (last_mover ? 1 : 0) + s.players_) % s.players_);
   for (int p = 0; p < s.players_; ++p) {
     const LineTable& table = line_table(s.line_length_);
     for (int l = 0; l < table.count; ++l)
@@ -579,7 +582,7 @@ State State::from_string(std::string_view text) {
     if (s.pending_draws_ > 0) throw NotationError("draws: the game is already won, nobody draws");
     s.current_ = static_cast<std::uint8_t>(s.winner_);
   }
-  s.finished_ = s.winner_ < 0 && s.pending_draws_ == 0 && std::all_of(s.supply_.begin(), s.supply_.begin() + s.players_, [](int v) { return v == 0; });
+  s.finished_ = s.winner_ < 0 && s.pending_draws_ == 0 && !stones_left;
   s.validate();
   return s;
 }

@@ -5,6 +5,9 @@
 #include <bit>
 #include <cstdint>
 #include <cstring>
+#ifdef __BMI2__
+#include <immintrin.h>
+#endif
 #include <map>
 #include <string>
 #include <string_view>
@@ -113,8 +116,13 @@ class State {
   Action random_action(Rng& rng) const {
     Bitboard legal = legal_fields();
     if (!legal) return kBlocked;
-    for (auto k = rng.below(static_cast<std::uint32_t>(std::popcount(legal))); k > 0; --k) legal &= legal - 1;
+    const auto k = rng.below(static_cast<std::uint32_t>(std::popcount(legal)));
+#ifdef __BMI2__
+    return static_cast<Action>(std::countr_zero(_pdep_u64(Bitboard{1} << k, legal)));  // the k-th set bit
+#else
+    for (auto i = k; i > 0; --i) legal &= legal - 1;
     return static_cast<Action>(std::countr_zero(legal));
+#endif
   }
 
   void apply(Action action) {

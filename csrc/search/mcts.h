@@ -1,8 +1,9 @@
 // UCT, PIMC, SO-ISMCTS and MO-ISMCTS, written once over the Game concept.
 //
 // One iteration walks down from the root of every tree in use, applying moves to a copy of
-// the state: at a decision the acting tree selects (UCB1 over availability counts, which for
-// perfect information equal the parent's visits), at chance the game samples. Every tree
+// the state: at a decision the acting tree selects (UCB1 over availability counts: the
+// parent's visits since the child was created in which the child's move was legal), at
+// chance the game samples. Every tree
 // follows the move by what its observer saw of it. The walk stops after the first new node
 // of the acting tree, plays a rollout to the end, and backs up the reward vector: each node
 // adds the reward of the player who chose its edge (max^n; team games give partners the
@@ -11,6 +12,7 @@
 #pragma once
 #include <algorithm>
 #include <array>
+#include <cassert>
 #include <chrono>
 #include <cmath>
 #include <map>
@@ -110,6 +112,7 @@ class Searcher {
   Action decision_token(const S& state, int obs, int mover, Action a) const {
     if (obs == kOmniscient || obs == mover) return a;
     const Action seen = state.observe(obs, a);
+    assert(seen == kUnobserved || seen < kHiddenDecision);  // class ids must be action ids
     return seen == kUnobserved ? kHiddenDecision : seen;
   }
 
