@@ -564,12 +564,8 @@ State State::from_string(std::string_view text) {
     for (const char* key : {"era_hands", "era_drawn", "era_played"})
       if (fields.count(key)) throw NotationError(std::string("field '") + key + "' needs era_stock");
   }
-  // Derived: whose turn it is, and whether the game is over. While the mover draws, and
-  // once all stones are used, current_ is still the last mover.
-  const int turns = s.turns_played();
-  const bool stones_left = std::any_of(s.supply_.begin(), s.supply_.begin() + s.players_, [](int v) { return v > 0; });
-  const bool last_mover = s.pending_draws_ > 0 || !stones_left;
-  s.current_ = static_cast<std::uint8_t>((s.start_ + turns - (last_mover ? 1 : 0) + s.players_) % s.players_);
+  // Derived: who owns a winning line, whose turn it is, and whether the game is over. While
+  // the mover draws, after a win and once all stones are used, current_ is the last mover.
   for (int p = 0; p < s.players_; ++p) {
     const LineTable& table = line_table(s.line_length_);
     for (int l = 0; l < table.count; ++l)
@@ -578,10 +574,11 @@ State State::from_string(std::string_view text) {
         s.winner_ = static_cast<std::int8_t>(p);
       }
   }
-  if (s.winner_ >= 0) {
-    if (s.pending_draws_ > 0) throw NotationError("draws: the game is already won, nobody draws");
-    s.current_ = static_cast<std::uint8_t>(s.winner_);
-  }
+  if (s.winner_ >= 0 && s.pending_draws_ > 0) throw NotationError("draws: the game is already won, nobody draws");
+  const int turns = s.turns_played();
+  const bool stones_left = std::any_of(s.supply_.begin(), s.supply_.begin() + s.players_, [](int v) { return v > 0; });
+  const bool last_mover = s.pending_draws_ > 0 || !stones_left || s.winner_ >= 0;
+  s.current_ = static_cast<std::uint8_t>((s.start_ + turns - (last_mover ? 1 : 0) + s.players_) % s.players_);
   s.finished_ = s.winner_ < 0 && s.pending_draws_ == 0 && !stones_left;
   s.validate();
   return s;
@@ -599,10 +596,21 @@ void State::validate() const {
   for (int p = 0; p < players_; ++p) {
     if (supply_[p] + boxed_[p] > kStonesPerPlayer) fail("player " + std::to_string(p) + " has more than 20 stones");
     turns_by_count += kStonesPerPlayer - supply_[p];
+    const int placed = kStonesPerPlayer - supply_[p] - boxed_[p];
+    if (std::popcount(owned_[p]) > placed)
+      fail("player " + std::to_string(p) + " owns " + std::to_string(std::popcount(owned_[p])) + " fields but has placed only " +
+           std::to_string(placed) + " stones");
+    const int held = total(hand_[p]);
+    if (p == winner_) {  // the winning placement played 1..7 cards and skipped the draw
+      if (held > kHandSize - 1) fail("the winner must have played cards on the winning turn, holds " + std::to_string(held));
+      continue;
+    }
     const int expected = p == current_ && pending_draws_ > 0 ? kHandSize - pending_draws_ : kHandSize;
-    if (winner_ < 0 && total(hand_[p]) != expected)
-      fail("player " + std::to_string(p) + " must hold " + std::to_string(expected) + " cards, holds " + std::to_string(total(hand_[p])));
+    if (held != expected)
+      fail("player " + std::to_string(p) + " must hold " + std::to_string(expected) + " cards, holds " + std::to_string(held));
   }
+  if (winner_ >= 0 && winner_ != current_)
+    fail("seat " + std::to_string(winner_) + " owns a complete line but did not make the last move");
   int stones_on_board = 0;
   for (int f = 0; f < kFields; ++f) stones_on_board += height_[f];
   int boxed = 0;
@@ -614,6 +622,8 @@ void State::validate() const {
     if (supply_[p] != kStonesPerPlayer - (turns_by_count / players_) - (((p - start_ + players_) % players_) < turns_by_count % players_ ? 1 : 0))
       fail("supplies do not match the turn order from the start player (every turn uses one stone)");
   if (pending_draws_ > 0 && turns_by_count == 0) fail("draws: nobody has played yet");
+  if (boxed > 0 && stones_on_board < kMinStonesForBlocked)
+    fail("a stone can only be boxed on a blocked turn, which needs at least 42 stones on the board (§14)");
   if (!reshuffled_) return;
   Counts drawn{}, played{};
   for (int p = 0; p < players_; ++p)

@@ -23,6 +23,7 @@ inline constexpr int kCardsPerColour = 10;
 inline constexpr int kHandSize = 7;
 inline constexpr int kStonesPerPlayer = 20;
 inline constexpr int kMaxHeight = 7;  // §10: a tower of 7 can never be covered again
+inline constexpr int kMinStonesForBlocked = 42;  // §14: blocking needs 6 fields x 7 cards' worth
 
 // §2.2 [R]: the board layout is a reconstruction. Colour indices R=0 O=1 Y=2 G=3 B=4 P=5,
 // row-major from a1 (top left) to f6. Replace this table, and nothing else, if the real

@@ -23,6 +23,7 @@ CHANCE: int = _core.CHANCE
 TERMINAL: int = _core.TERMINAL
 
 Move = int | str
+ACTION_ID_LIMIT = 1 << 32  # action ids are 32-bit in the core
 
 
 def games() -> list[_core.GameInfo]:
@@ -133,9 +134,9 @@ class State:
         """The action id of ``move`` (text or id) at this state; raises NotationError."""
         if isinstance(move, str):
             return self._s.parse_action(move.strip())
-        if isinstance(move, int) and not isinstance(move, bool) and move >= 0:
+        if isinstance(move, int) and not isinstance(move, bool) and 0 <= move < ACTION_ID_LIMIT:
             return move
-        raise NotationError(f"a move is an action id (int >= 0) or its text, got {move!r}")
+        raise NotationError(f"a move is an action id (int in 0..{ACTION_ID_LIMIT - 1}) or its text, got {move!r}")
 
     def move_to_string(self, action: int) -> str:
         return self._s.action_to_string(action)

@@ -38,6 +38,13 @@ class SearchParams:
     seed: int = 0
 
     def __post_init__(self) -> None:
+        for f in fields(self):
+            value = getattr(self, f.name)
+            expected = type(getattr(SearchParams, f.name))
+            if expected is float and isinstance(value, int) and not isinstance(value, bool):
+                object.__setattr__(self, f.name, float(value))
+            elif not isinstance(value, expected) or isinstance(value, bool):
+                raise OptionError(f"search parameter {f.name}: expected {expected.__name__}, got {value!r}")
         if self.algorithm not in ALGORITHMS:
             raise OptionError(f"unknown algorithm {self.algorithm!r}; expected one of {', '.join(ALGORITHMS)}")
         if self.rollout not in ROLLOUTS:
@@ -98,15 +105,24 @@ class SearchParams:
             name = ALIASES.get(key, key)
             if name not in known:
                 raise OptionError(f"unknown search parameter {key!r}; known: {', '.join(sorted(known))}")
-            default = getattr(cls, name)
-            try:
-                values[name] = type(default)(raw) if not isinstance(default, str) else str(raw)
-            except (TypeError, ValueError):
-                raise OptionError(f"search parameter {key}: {raw!r} is not a valid {type(default).__name__}") from None
+            values[name] = _coerce(name, raw, type(getattr(cls, name)))
         return cls(**values)
 
     def __str__(self) -> str:
         return ",".join(f"{k}={v}" for k, v in self.to_dict().items())
+
+
+def _coerce(name: str, raw: Any, kind: type) -> Any:
+    """``raw`` (text or a value) as ``kind``; an int parameter rejects fractions."""
+    if kind is str:
+        return str(raw)
+    try:
+        number = float(raw) if not isinstance(raw, bool) else None
+    except (TypeError, ValueError):
+        number = None
+    if number is None or (kind is int and not number.is_integer()):
+        raise OptionError(f"search parameter {name}: {raw!r} is not a valid {kind.__name__}")
+    return int(number) if kind is int else number
 
 
 ALIASES = {"exploration": "c", "time": "time_ms", "movetime": "time_ms", "dets": "determinizations"}

@@ -1,0 +1,412 @@
+"""Perft (leaf counts) of Just 4 Fun Colours on fixed positions built from notation.
+
+The expected numbers are derived here, never copied from the engine: either by a closed
+formula read off the rules (legal fields from the hand and the MAP of spec §2.2; distinct
+colours in the stock for a draw; the number of distinct colour sequences a multiset of cards
+can produce), or by brute-force enumeration with `Rules`, a small independent Python
+implementation of spec §5-§7. One ply is a decision or one drawn card; a game that ends
+before the depth counts as one leaf.
+"""
+
+from __future__ import annotations
+
+import math
+from itertools import product
+
+import pytest
+
+import kibitz
+
+GAME = "just4fun_colours"
+LETTERS = "ROYGBP"
+BLOCKED = 36
+MAP = [2, 1, 5, 0, 3, 4,
+       0, 3, 2, 4, 1, 5,
+       1, 4, 0, 5, 2, 3,
+       5, 2, 3, 1, 4, 0,
+       3, 0, 4, 2, 5, 1,
+       4, 5, 1, 3, 0, 2]  # fmt: skip
+GAMES = {p: kibitz.Game(GAME, players=p) for p in (2, 3, 4)}
+
+
+def fidx(name: str) -> int:
+    return (int(name[1]) - 1) * 6 + "abcdef".index(name[0])
+
+
+def lines(length: int) -> list[tuple[int, ...]]:
+    out = []
+    for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+        for r in range(6):
+            for c in range(6):
+                if 0 <= r + dr * (length - 1) < 6 and 0 <= c + dc * (length - 1) < 6:
+                    out.append(tuple((r + dr * k) * 6 + c + dc * k for k in range(length)))
+    return out
+
+
+LINES = {4: lines(4), 5: lines(5)}
+
+
+def hand_counts(text: str) -> list[int]:
+    return [0] * 6 if text == "-" else [text.count(ch) for ch in LETTERS]
+
+
+def counts(text: str) -> list[int]:
+    return [int(x) for x in text.split(".")]
+
+
+class Rules:
+    """Just enough of the rules to enumerate moves: §5.2 legality, §6 effects, §7.1 win."""
+
+    def __init__(self, text: str) -> None:
+        f = dict(w.split("=", 1) for w in text.split()[1:])
+        self.P, self.W, self.start, self.draws = int(f["players"]), int(f["line"]), int(f["start"]), int(f["draws"])
+        self.height, self.top = [0] * 36, [None] * 36
+        for r, row in enumerate(f["board"].split("/")):
+            for c in range(6):
+                if row[2 * c : 2 * c + 2] != "..":
+                    self.top[r * 6 + c], self.height[r * 6 + c] = int(row[2 * c]), int(row[2 * c + 1])
+        self.hands = [hand_counts(h) for h in f["hands"].split(",")]
+        self.stock, self.discard = counts(f["stock"]), counts(f["discard"])
+        self.supply = [int(x) for x in f["supply"].split(",")]
+        self.over = any(all(self.top[i] == p for i in line) for p in range(self.P) for line in LINES[self.W])
+        self.over = self.over or (self.draws == 0 and not any(self.supply))
+
+    def clone(self) -> Rules:
+        r = Rules.__new__(Rules)
+        r.__dict__ = {k: (v[:] if isinstance(v, list) else v) for k, v in self.__dict__.items()}
+        r.hands = [h[:] for h in self.hands]
+        return r
+
+    @property
+    def mover(self) -> int:
+        return (self.start + sum(20 - s for s in self.supply) - (1 if self.draws else 0)) % self.P
+
+    def moves(self) -> list[int]:
+        if self.draws:
+            pile = self.stock if sum(self.stock) else self.discard
+            return [c for c in range(6) if pile[c]]
+        hand = self.hands[self.mover]
+        return [f for f in range(36) if hand[MAP[f]] > self.height[f]] or [BLOCKED]
+
+    def play(self, a: int) -> None:
+        p = self.mover
+        if self.draws:
+            if not sum(self.stock):
+                self.stock, self.discard = self.discard, [0] * 6
+            self.stock[a] -= 1
+            self.hands[p][a] += 1
+            self.draws -= 1
+            self.over = self.draws == 0 and not any(self.supply)
+        elif a == BLOCKED:
+            self.discard = [x + y for x, y in zip(self.discard, self.hands[p])]
+            self.hands[p] = [0] * 6
+            self.supply[p] -= 1
+            self.draws = 7
+        else:
+            k = self.height[a] + 1
+            self.hands[p][MAP[a]] -= k
+            self.discard[MAP[a]] += k
+            self.height[a] += 1
+            self.top[a] = p
+            self.supply[p] -= 1
+            if any(a in line and all(self.top[i] == p for i in line) for line in LINES[self.W]):
+                self.over = True
+            else:
+                self.draws = k
+
+
+def brute_perft(r: Rules, depth: int) -> int:
+    if depth == 0 or r.over:
+        return 1
+    if depth == 1:
+        return len(r.moves())  # each move is one leaf, whether or not it ends the game
+    total = 0
+    for a in r.moves():
+        c = r.clone()
+        c.play(a)
+        total += brute_perft(c, depth - 1)
+    return total
+
+
+def sequences(pile: list[int], n: int) -> int:
+    """Distinct colour sequences of length n drawn without replacement from `pile`."""
+    total = 0
+    for ks in product(*(range(min(c, n) + 1) for c in pile)):
+        if sum(ks) == n:
+            total += math.factorial(n) // math.prod(math.factorial(k) for k in ks)
+    return total
+
+
+def position(board=(), hands=("RRRRRRR", "OOOOOOO"), players=2, mover=0, line=4, draws=0, discard=None, stock=None) -> str:
+    height, top = [0] * 36, [None] * 36
+    for name, (owner, h) in dict(board).items():
+        top[fidx(name)], height[fidx(name)] = owner, h
+    used = sum(height)
+    start = (mover - used + (1 if draws else 0)) % players
+    supply = [20 - used // players - (1 if (p - start) % players < used % players else 0) for p in range(players)]
+    discard = list(discard or [0] * 6)
+    hands = ["".join(sorted(h, key=LETTERS.index)) for h in hands]  # canonical order R O Y G B P
+    held = [hand_counts(h) for h in hands]
+    if stock is None:
+        stock = [10 - discard[c] - sum(h[c] for h in held) for c in range(6)]
+    rows = ["".join(".." if height[r * 6 + c] == 0 else f"{top[r * 6 + c]}{height[r * 6 + c]}" for c in range(6)) for r in range(6)]
+    return (
+        f"{GAME} players={players} line={line} start={start} draws={draws} board={'/'.join(rows)} "
+        f"hands={','.join(hands)} stock={'.'.join(map(str, stock))} discard={'.'.join(map(str, discard))} "
+        f"supply={','.join(map(str, supply))} boxed={','.join(['0'] * players)}"
+    )
+
+
+def load(text: str, players: int = 2) -> kibitz.State:
+    s = GAMES[players].state_from_notation(text)
+    assert s.notation() == text
+    return s
+
+
+def legal_fields(hand: str, height: dict[str, int] | None = None) -> int:
+    """Number of fields whose colour the hand holds at least height+1 times (§5.2)."""
+    h = hand_counts(hand)
+    height = {fidx(k): v for k, v in (height or {}).items()}
+    return sum(1 for f in range(36) if h[MAP[f]] >= height.get(f, 0) + 1)
+
+
+# --------------------------------------------------------------------------------------------
+# Fixed positions
+# --------------------------------------------------------------------------------------------
+
+OPENING = position(hands=("RRYGGBP", "OOYYBBP"))  # seat 0 to move on an empty board
+MIDGAME_BOARD = {
+    "a1": (0, 1), "b1": (1, 2), "c1": (0, 3), "d1": (1, 1), "b2": (1, 4), "c2": (0, 2),
+    "e2": (1, 6), "c3": (1, 1), "d3": (1, 3), "f3": (0, 5), "d4": (1, 2), "e4": (0, 1), "a5": (1, 1),
+}  # fmt: skip
+MIDGAME = position(MIDGAME_BOARD, hands=("OOOGGGY", "RRPPBBB"), discard=[3, 2, 2, 3, 2, 2])
+# seat 0 owns a1 b1 c1 and holds R for d1 (a win) among other moves
+WINNING_BOARD = {"a1": (0, 1), "b1": (0, 1), "c1": (0, 1), "a6": (1, 1), "c6": (1, 1), "e6": (1, 1)}
+WINNING = position(WINNING_BOARD, hands=("RGGBBYY", "OOOOOOO"))
+# 3 players, all six red fields at height 7, seat 0 holds seven reds: blocked
+RED = {name: (i % 3, 7) for i, name in enumerate(("d1", "a2", "c3", "f4", "b5", "e6"))}
+BLOCKED_POS = position(RED, hands=("RRRRRRR", "OOOOOOO", "YYYYYYY"), players=3)
+
+
+def test_depth_zero_is_one_leaf():
+    for text in (OPENING, MIDGAME, WINNING):
+        assert load(text).perft(0) == 1
+
+
+def test_opening_depth_one_counts_the_fields_of_the_colours_held():
+    # RRYGGBP holds 5 colours: 5 * 6 empty fields
+    assert load(OPENING).perft(1) == legal_fields("RRYGGBP") == 30
+
+
+def test_opening_depth_two_multiplies_by_the_colours_in_the_stock():
+    s = load(OPENING)
+    stock = counts(dict(w.split("=", 1) for w in OPENING.split()[1:])["stock"])
+    assert all(stock)  # every colour can be drawn
+    assert s.perft(2) == 30 * 6
+
+
+def test_opening_depth_three_and_four_by_enumeration():
+    """After a one-card placement the turn passes: depth 3 counts seat 1's legal fields after
+    each (field, drawn colour); depth 4 the draws after those."""
+    s = load(OPENING)
+    r = Rules(OPENING)
+    assert s.perft(3) == brute_perft(r, 3)
+    # by hand: seat 1 holds OOYYBBP (4 colours, 24 empty fields) minus the field seat 0 took
+    # if it had one of seat 1's colours (then that field is height 1 and needs 2 cards).
+    expected = 0
+    opp = hand_counts("OOYYBBP")
+    for f in range(36):
+        if hand_counts("RRYGGBP")[MAP[f]] == 0:
+            continue
+        taken_needs_two = opp[MAP[f]] >= 1  # one of seat 1's 24 fields now costs 2
+        after = 24 - (1 if taken_needs_two and opp[MAP[f]] < 2 else 0)
+        expected += 6 * after
+    assert s.perft(3) == expected
+    assert s.perft(4) == brute_perft(r, 4)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("seed", [1, 2])
+def test_initial_positions_by_enumeration(players, seed):
+    s = GAMES[players].new_initial_state(seed=seed)
+    r = Rules(s.notation())
+    hand = dict(w.split("=", 1) for w in s.notation().split()[1:])["hands"].split(",")[s.current_player]
+    assert s.perft(1) == legal_fields(hand) == 6 * len(set(hand))
+    for depth in (2, 3):
+        assert s.perft(depth) == brute_perft(r, depth), depth
+
+
+def test_midgame_depth_one_is_the_number_of_affordable_fields():
+    heights = {k: h for k, (_, h) in MIDGAME_BOARD.items()}
+    s = load(MIDGAME)
+    assert s.perft(1) == legal_fields("OOOGGGY", heights)
+    assert s.perft(1) == len(s.legal_actions())
+
+
+def test_midgame_depth_two_is_one_draw_per_stock_colour_for_each_move():
+    s = load(MIDGAME)
+    stock = counts(dict(w.split("=", 1) for w in MIDGAME.split()[1:])["stock"])
+    distinct = sum(1 for c in stock if c)
+    assert s.perft(2) == legal_fields("OOOGGGY", {k: h for k, (_, h) in MIDGAME_BOARD.items()}) * distinct
+
+
+@pytest.mark.parametrize("depth", [3, 4])
+def test_midgame_deeper_by_enumeration(depth):
+    assert load(MIDGAME).perft(depth) == brute_perft(Rules(MIDGAME), depth)
+
+
+def test_a_winning_move_is_a_single_leaf():
+    s = load(WINNING)
+    n1 = legal_fields("RGGBBYY", {k: h for k, (_, h) in WINNING_BOARD.items()})
+    assert n1 == 23  # 4 colours * 6 fields, minus e6 (R at height 1, one R held)
+    assert s.perft(1) == n1
+    stock = counts(dict(w.split("=", 1) for w in WINNING.split()[1:])["stock"])
+    distinct = sum(1 for c in stock if c)
+    # d1 ends the game (1 leaf); every other move is followed by one draw
+    assert s.perft(2) == 1 + (n1 - 1) * distinct
+    assert s.perft(3) == brute_perft(Rules(WINNING), 3)
+
+
+def test_terminal_positions_have_one_leaf_at_any_depth():
+    s = load(WINNING)
+    s.apply("d1")
+    assert s.is_terminal()
+    for depth in range(5):
+        assert s.perft(depth) == 1
+
+
+def test_blocked_turn_draws_seven_cards():
+    s = load(BLOCKED_POS, players=3)
+    stock = counts(dict(w.split("=", 1) for w in BLOCKED_POS.split()[1:])["stock"])
+    assert stock == [3, 3, 3, 10, 10, 10]
+    assert s.perft(1) == 1  # the mandatory blocked turn
+    assert s.perft(2) == 6
+    for k in range(1, 8):
+        assert s.perft(1 + k) == sequences(stock, k), k
+    # then seat 1 (OOOOOOO) may take any of the six empty orange fields
+    assert s.perft(9) == 6 * sequences(stock, 7)
+
+
+def test_draw_sequences_from_a_small_stock_and_through_a_reshuffle():
+    """Seat 0 plays on b2 (G, height 2: three cards) with 2 cards left in the stock: the third
+    card comes from the reshuffled discard pile, which holds the three just played."""
+    hands = ("RRRRGGG", "OOOOOOO")
+    stock = [0, 0, 1, 0, 1, 0]  # one Y, one B
+    discard = [10 - 4 - stock[0], 10 - 7 - stock[1], 10 - stock[2], 10 - 3 - stock[3], 10 - stock[4], 10 - stock[5]]
+    text = position({"b2": (1, 2)}, hands=hands, discard=discard, stock=stock)
+    s = load(text)
+    s.apply("b2")
+    assert s.perft(1) == 2  # Y or B
+    assert s.perft(2) == 2  # then the other one
+    pile_after = [discard[c] + (3 if c == 3 else 0) for c in range(6)]  # the reshuffled pile
+    assert s.perft(3) == 2 * sum(1 for c in pile_after if c)
+    assert s.perft(5) == brute_perft(Rules(s.notation()), 5)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("line", [4, 5])
+def test_positions_along_a_seeded_game_by_enumeration(players, line):
+    """Decision and chance nodes met in a seeded game that avoids ending early, checked every
+    15 steps and whenever the stock is nearly empty (so that the draws inside the perft tree
+    run through a reshuffle)."""
+    import random
+
+    game = kibitz.Game(GAME, players=players, line=line)
+    rng = random.Random(100 * players + line)
+    s = game.new_initial_state(seed=100 * players + line)
+    checked = 0
+    step = 0
+    while not s.is_terminal():
+        text = s.notation()
+        stock_left = sum(counts(dict(w.split("=", 1) for w in text.split()[1:])["stock"]))
+        if step % 15 == 0 or stock_left <= 2:
+            for depth in (1, 2, 3):
+                assert s.perft(depth) == brute_perft(Rules(text), depth), (text, depth)
+            checked += 1
+        if s.is_chance():
+            outcomes = s.chance_outcomes()
+            s.apply(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+        else:  # moves that do not end the game, so that it runs long enough to reshuffle
+            lasting = []
+            for a in s.legal_actions():
+                c = s.clone()
+                c.apply(a)
+                if not c.is_terminal():
+                    lasting.append(a)
+            s.apply(rng.choice(lasting or s.legal_actions()))
+        step += 1
+    assert checked >= 10
+
+
+# --------------------------------------------------------------------------------------------
+# Chance outcomes, enumerated exactly
+# --------------------------------------------------------------------------------------------
+
+
+def outcomes_ok(got, pile) -> bool:
+    n = sum(pile)
+    expected = [(c, pile[c] / n) for c in range(6) if pile[c]]
+    return [a for a, _ in got] == [a for a, _ in expected] and all(abs(p - q) < 1e-12 for (_, p), (_, q) in zip(got, expected))
+
+
+def test_chance_outcomes_are_the_stock_counts_over_the_stock_size():
+    s = load(MIDGAME)
+    s.apply("a3")
+    stock = counts(dict(w.split("=", 1) for w in s.notation().split()[1:])["stock"])
+    assert outcomes_ok(s.chance_outcomes(), stock)
+    s.apply(s.chance_outcomes()[0][0])
+    # after the draw seat 1 is to move: no chance outcomes
+    assert s.chance_outcomes() == []
+
+
+def test_chance_outcomes_follow_each_draw():
+    text = position(hands=("RRYGGBP", "OOYYBBP"))
+    s = load(text)
+    s.apply("d1")  # R, one card: one draw
+    stock = counts(dict(w.split("=", 1) for w in s.notation().split()[1:])["stock"])
+    assert outcomes_ok(s.chance_outcomes(), stock)
+    s = load(BLOCKED_POS, players=3)
+    s.apply("blocked")
+    pile = [3, 3, 3, 10, 10, 10]
+    for colour in (0, 0, 0, 1, 3, 3, 5):  # the three remaining reds first
+        assert outcomes_ok(s.chance_outcomes(), pile), pile
+        s.apply(colour)
+        pile[colour] -= 1
+    assert s.current_player == 1
+
+
+def test_chance_outcomes_come_from_the_discard_pile_when_the_stock_is_empty():
+    hands = ("RRRRGGG", "OOOOOOO")
+    discard = [6, 3, 10, 0, 10, 10]
+    text = position({"b2": (1, 2)}, hands=hands, discard=discard, stock=[0, 0, 0, 7, 0, 0])
+    s = load(text)
+    s.apply("b2")
+    assert outcomes_ok(s.chance_outcomes(), [0, 0, 0, 7, 0, 0])  # the stock alone, not the discard
+    # the same move with an empty stock draws from the whole discard pile
+    text = position({"b2": (1, 2)}, hands=hands, discard=[6, 3, 10, 7, 10, 10], stock=[0] * 6)
+    s = load(text)
+    s.apply("b2")
+    assert outcomes_ok(s.chance_outcomes(), [6, 3, 10, 10, 10, 10])  # the 3 G just played count
+    s.apply("G")
+    assert outcomes_ok(s.chance_outcomes(), [6, 3, 10, 9, 10, 10])
+
+
+# docs/games/just4fun_colours.md §2.1 documents this opening (2 players, seed 1) and its perft.
+DOC_OPENING = (
+    "just4fun_colours players=2 line=4 start=1 draws=0 "
+    "board=............/............/............/............/............/............ "
+    "hands=RYGGBPP,RROGGBB stock=7.9.9.6.7.8 discard=0.0.0.0.0.0 supply=20,20 boxed=0,0"
+)
+DOC_PERFT = [24, 144, 4248, 25488, 604800]
+
+
+def test_documented_reference_perft_is_right():
+    """The numbers in the docs are checked by brute force here, then against the engine."""
+    s = load(DOC_OPENING)
+    r = Rules(DOC_OPENING)
+    assert s.current_player == 1
+    brute = [brute_perft(r, depth) for depth in range(1, 6)]
+    assert brute[0] == legal_fields("RROGGBB") == 24  # 4 colours held, 6 empty fields each
+    assert brute[1] == 24 * 6  # then one card of any of the 6 colours in the stock
+    assert brute == DOC_PERFT
+    assert [s.perft(depth) for depth in range(1, 6)] == brute
