@@ -24,6 +24,9 @@ import pytest
 
 import kibitz
 
+# game-independent helpers that go through the public State API only
+from state_helpers import enumerate_perft, lasting_actions, random_outcome
+
 GAMES = list(kibitz.games())
 PARAMS = [(g.name, p) for g in GAMES for p in range(g.min_players, g.max_players + 1)]
 IDS = [f"{name}-{p}p" for name, p in PARAMS]
@@ -51,22 +54,12 @@ def make_game(name: str, players: int) -> kibitz.Game:
     return kibitz.Game(name, players=players)
 
 
-def sample(rng: random.Random, outcomes) -> int:
-    return rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
-
-
 def choose(rng: random.Random, s: kibitz.State, policy: str) -> int:
     if s.is_chance():
-        return sample(rng, s.chance_outcomes())
+        return random_outcome(rng, s)
     legal = s.legal_actions()
     if policy == "long":
-        lasting = []
-        for a in legal:
-            c = s.clone()
-            c.apply(a)
-            if not c.is_terminal():
-                lasting.append(a)
-        legal = lasting or legal
+        legal = lasting_actions(s) or legal
     return rng.choice(legal)
 
 
@@ -340,19 +333,6 @@ def test_sample_chance_follows_the_chance_probabilities(name, players):
     assert found
 
 
-def python_perft(s: kibitz.State, depth: int) -> int:
-    """Leaves after `depth` plies (a decision and a chance outcome are one ply each; a game
-    that ends earlier is one leaf), enumerated through the public Python API."""
-    if depth == 0 or s.is_terminal():
-        return 1
-    total = 0
-    for a in s.legal_actions():
-        c = s.clone()
-        c.apply(a)
-        total += python_perft(c, depth - 1)
-    return total
-
-
 @pytest.mark.parametrize("name,players", PARAMS, ids=IDS)
 def test_perft_agrees_with_enumeration_through_the_python_api(name, players):
     game = make_game(name, players)
@@ -364,7 +344,7 @@ def test_perft_agrees_with_enumeration_through_the_python_api(name, players):
             break
         if step % 37 == 0:
             for depth in (1, 2, 3):
-                assert s.perft(depth) == python_perft(s, depth), (s.notation(), depth)
+                assert s.perft(depth) == enumerate_perft(s, depth), (s.notation(), depth)
             checked += 1
         s.apply(choose(rng, s, "long"))
     assert s.perft(0) == 1

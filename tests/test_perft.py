@@ -3,13 +3,14 @@
 The expected numbers are derived here, never copied from the engine: either by a closed
 formula read off the rules (legal fields from the hand and the MAP of spec §2.2; distinct
 colours in the stock for a draw; the number of distinct colour sequences a multiset of cards
-can produce), or by brute-force enumeration with `Rules`, a small independent Python
-implementation of spec §5-§7. One ply is a decision or one drawn card; a game that ends
+can produce), or by brute-force enumeration of `Model`, the independent Python implementation
+of spec §4-§7 in j4fc_reference.py. One ply is a decision or one drawn card; a game that ends
 before the depth counts as one leaf.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 from itertools import product
 
@@ -17,115 +18,27 @@ import pytest
 
 import kibitz
 
-GAME = "just4fun_colours"
-LETTERS = "ROYGBP"
-BLOCKED = 36
-MAP = [2, 1, 5, 0, 3, 4,
-       0, 3, 2, 4, 1, 5,
-       1, 4, 0, 5, 2, 3,
-       5, 2, 3, 1, 4, 0,
-       3, 0, 4, 2, 5, 1,
-       4, 5, 1, 3, 0, 2]  # fmt: skip
+from j4fc_reference import (
+    GAME,
+    MAP,
+    Model,
+    fidx,
+    fields_of,
+    hand_counts,
+    parse_counts,
+    position,
+)
+from state_helpers import enumerate_perft, lasting_actions, random_outcome, same_outcomes
+
 GAMES = {p: kibitz.Game(GAME, players=p) for p in (2, 3, 4)}
+# positions are written with the hands in the engine order, so that `load` can check the round trip
+position = functools.partial(position, sort_hands=True)
 
 
-def fidx(name: str) -> int:
-    return (int(name[1]) - 1) * 6 + "abcdef".index(name[0])
-
-
-def lines(length: int) -> list[tuple[int, ...]]:
-    out = []
-    for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
-        for r in range(6):
-            for c in range(6):
-                if 0 <= r + dr * (length - 1) < 6 and 0 <= c + dc * (length - 1) < 6:
-                    out.append(tuple((r + dr * k) * 6 + c + dc * k for k in range(length)))
-    return out
-
-
-LINES = {4: lines(4), 5: lines(5)}
-
-
-def hand_counts(text: str) -> list[int]:
-    return [0] * 6 if text == "-" else [text.count(ch) for ch in LETTERS]
-
-
-def counts(text: str) -> list[int]:
-    return [int(x) for x in text.split(".")]
-
-
-class Rules:
-    """Just enough of the rules to enumerate moves: §5.2 legality, §6 effects, §7.1 win."""
-
-    def __init__(self, text: str) -> None:
-        f = dict(w.split("=", 1) for w in text.split()[1:])
-        self.P, self.W, self.start, self.draws = int(f["players"]), int(f["line"]), int(f["start"]), int(f["draws"])
-        self.height, self.top = [0] * 36, [None] * 36
-        for r, row in enumerate(f["board"].split("/")):
-            for c in range(6):
-                if row[2 * c : 2 * c + 2] != "..":
-                    self.top[r * 6 + c], self.height[r * 6 + c] = int(row[2 * c]), int(row[2 * c + 1])
-        self.hands = [hand_counts(h) for h in f["hands"].split(",")]
-        self.stock, self.discard = counts(f["stock"]), counts(f["discard"])
-        self.supply = [int(x) for x in f["supply"].split(",")]
-        self.over = any(all(self.top[i] == p for i in line) for p in range(self.P) for line in LINES[self.W])
-        self.over = self.over or (self.draws == 0 and not any(self.supply))
-
-    def clone(self) -> Rules:
-        r = Rules.__new__(Rules)
-        r.__dict__ = {k: (v[:] if isinstance(v, list) else v) for k, v in self.__dict__.items()}
-        r.hands = [h[:] for h in self.hands]
-        return r
-
-    @property
-    def mover(self) -> int:
-        return (self.start + sum(20 - s for s in self.supply) - (1 if self.draws else 0)) % self.P
-
-    def moves(self) -> list[int]:
-        if self.draws:
-            pile = self.stock if sum(self.stock) else self.discard
-            return [c for c in range(6) if pile[c]]
-        hand = self.hands[self.mover]
-        return [f for f in range(36) if hand[MAP[f]] > self.height[f]] or [BLOCKED]
-
-    def play(self, a: int) -> None:
-        p = self.mover
-        if self.draws:
-            if not sum(self.stock):
-                self.stock, self.discard = self.discard, [0] * 6
-            self.stock[a] -= 1
-            self.hands[p][a] += 1
-            self.draws -= 1
-            self.over = self.draws == 0 and not any(self.supply)
-        elif a == BLOCKED:
-            self.discard = [x + y for x, y in zip(self.discard, self.hands[p])]
-            self.hands[p] = [0] * 6
-            self.supply[p] -= 1
-            self.draws = 7
-        else:
-            k = self.height[a] + 1
-            self.hands[p][MAP[a]] -= k
-            self.discard[MAP[a]] += k
-            self.height[a] += 1
-            self.top[a] = p
-            self.supply[p] -= 1
-            if any(a in line and all(self.top[i] == p for i in line) for line in LINES[self.W]):
-                self.over = True
-            else:
-                self.draws = k
-
-
-def brute_perft(r: Rules, depth: int) -> int:
-    if depth == 0 or r.over:
-        return 1
-    if depth == 1:
-        return len(r.moves())  # each move is one leaf, whether or not it ends the game
-    total = 0
-    for a in r.moves():
-        c = r.clone()
-        c.play(a)
-        total += brute_perft(c, depth - 1)
-    return total
+def brute_perft(m: Model, depth: int) -> int:
+    """Perft by enumerating the reference model; each move of the last ply is one leaf, whether
+    or not it ends the game."""
+    return enumerate_perft(m, depth, play_last=False)
 
 
 def sequences(pile: list[int], n: int) -> int:
@@ -135,26 +48,6 @@ def sequences(pile: list[int], n: int) -> int:
         if sum(ks) == n:
             total += math.factorial(n) // math.prod(math.factorial(k) for k in ks)
     return total
-
-
-def position(board=(), hands=("RRRRRRR", "OOOOOOO"), players=2, mover=0, line=4, draws=0, discard=None, stock=None) -> str:
-    height, top = [0] * 36, [None] * 36
-    for name, (owner, h) in dict(board).items():
-        top[fidx(name)], height[fidx(name)] = owner, h
-    used = sum(height)
-    start = (mover - used + (1 if draws else 0)) % players
-    supply = [20 - used // players - (1 if (p - start) % players < used % players else 0) for p in range(players)]
-    discard = list(discard or [0] * 6)
-    hands = ["".join(sorted(h, key=LETTERS.index)) for h in hands]  # canonical order R O Y G B P
-    held = [hand_counts(h) for h in hands]
-    if stock is None:
-        stock = [10 - discard[c] - sum(h[c] for h in held) for c in range(6)]
-    rows = ["".join(".." if height[r * 6 + c] == 0 else f"{top[r * 6 + c]}{height[r * 6 + c]}" for c in range(6)) for r in range(6)]
-    return (
-        f"{GAME} players={players} line={line} start={start} draws={draws} board={'/'.join(rows)} "
-        f"hands={','.join(hands)} stock={'.'.join(map(str, stock))} discard={'.'.join(map(str, discard))} "
-        f"supply={','.join(map(str, supply))} boxed={','.join(['0'] * players)}"
-    )
 
 
 def load(text: str, players: int = 2) -> kibitz.State:
@@ -200,7 +93,7 @@ def test_opening_depth_one_counts_the_fields_of_the_colours_held():
 
 def test_opening_depth_two_multiplies_by_the_colours_in_the_stock():
     s = load(OPENING)
-    stock = counts(dict(w.split("=", 1) for w in OPENING.split()[1:])["stock"])
+    stock = parse_counts(fields_of(OPENING)["stock"])
     assert all(stock)  # every colour can be drawn
     assert s.perft(2) == 30 * 6
 
@@ -209,7 +102,7 @@ def test_opening_depth_three_and_four_by_enumeration():
     """After a one-card placement the turn passes: depth 3 counts seat 1's legal fields after
     each (field, drawn colour); depth 4 the draws after those."""
     s = load(OPENING)
-    r = Rules(OPENING)
+    r = Model.parse(OPENING)
     assert s.perft(3) == brute_perft(r, 3)
     # by hand: seat 1 holds OOYYBBP (4 colours, 24 empty fields) minus the field seat 0 took
     # if it had one of seat 1's colours (then that field is height 1 and needs 2 cards).
@@ -229,8 +122,8 @@ def test_opening_depth_three_and_four_by_enumeration():
 @pytest.mark.parametrize("seed", [1, 2])
 def test_initial_positions_by_enumeration(players, seed):
     s = GAMES[players].new_initial_state(seed=seed)
-    r = Rules(s.notation())
-    hand = dict(w.split("=", 1) for w in s.notation().split()[1:])["hands"].split(",")[s.current_player]
+    r = Model.parse(s.notation())
+    hand = fields_of(s.notation())["hands"].split(",")[s.current_player]
     assert s.perft(1) == legal_fields(hand) == 6 * len(set(hand))
     for depth in (2, 3):
         assert s.perft(depth) == brute_perft(r, depth), depth
@@ -245,14 +138,14 @@ def test_midgame_depth_one_is_the_number_of_affordable_fields():
 
 def test_midgame_depth_two_is_one_draw_per_stock_colour_for_each_move():
     s = load(MIDGAME)
-    stock = counts(dict(w.split("=", 1) for w in MIDGAME.split()[1:])["stock"])
+    stock = parse_counts(fields_of(MIDGAME)["stock"])
     distinct = sum(1 for c in stock if c)
     assert s.perft(2) == legal_fields("OOOGGGY", {k: h for k, (_, h) in MIDGAME_BOARD.items()}) * distinct
 
 
 @pytest.mark.parametrize("depth", [3, 4])
 def test_midgame_deeper_by_enumeration(depth):
-    assert load(MIDGAME).perft(depth) == brute_perft(Rules(MIDGAME), depth)
+    assert load(MIDGAME).perft(depth) == brute_perft(Model.parse(MIDGAME), depth)
 
 
 def test_a_winning_move_is_a_single_leaf():
@@ -260,11 +153,11 @@ def test_a_winning_move_is_a_single_leaf():
     n1 = legal_fields("RGGBBYY", {k: h for k, (_, h) in WINNING_BOARD.items()})
     assert n1 == 23  # 4 colours * 6 fields, minus e6 (R at height 1, one R held)
     assert s.perft(1) == n1
-    stock = counts(dict(w.split("=", 1) for w in WINNING.split()[1:])["stock"])
+    stock = parse_counts(fields_of(WINNING)["stock"])
     distinct = sum(1 for c in stock if c)
     # d1 ends the game (1 leaf); every other move is followed by one draw
     assert s.perft(2) == 1 + (n1 - 1) * distinct
-    assert s.perft(3) == brute_perft(Rules(WINNING), 3)
+    assert s.perft(3) == brute_perft(Model.parse(WINNING), 3)
 
 
 def test_terminal_positions_have_one_leaf_at_any_depth():
@@ -277,7 +170,7 @@ def test_terminal_positions_have_one_leaf_at_any_depth():
 
 def test_blocked_turn_draws_seven_cards():
     s = load(BLOCKED_POS, players=3)
-    stock = counts(dict(w.split("=", 1) for w in BLOCKED_POS.split()[1:])["stock"])
+    stock = parse_counts(fields_of(BLOCKED_POS)["stock"])
     assert stock == [3, 3, 3, 10, 10, 10]
     assert s.perft(1) == 1  # the mandatory blocked turn
     assert s.perft(2) == 6
@@ -300,7 +193,7 @@ def test_draw_sequences_from_a_small_stock_and_through_a_reshuffle():
     assert s.perft(2) == 2  # then the other one
     pile_after = [discard[c] + (3 if c == 3 else 0) for c in range(6)]  # the reshuffled pile
     assert s.perft(3) == 2 * sum(1 for c in pile_after if c)
-    assert s.perft(5) == brute_perft(Rules(s.notation()), 5)
+    assert s.perft(5) == brute_perft(Model.parse(s.notation()), 5)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -318,22 +211,15 @@ def test_positions_along_a_seeded_game_by_enumeration(players, line):
     step = 0
     while not s.is_terminal():
         text = s.notation()
-        stock_left = sum(counts(dict(w.split("=", 1) for w in text.split()[1:])["stock"]))
+        stock_left = sum(parse_counts(fields_of(text)["stock"]))
         if step % 15 == 0 or stock_left <= 2:
             for depth in (1, 2, 3):
-                assert s.perft(depth) == brute_perft(Rules(text), depth), (text, depth)
+                assert s.perft(depth) == brute_perft(Model.parse(text), depth), (text, depth)
             checked += 1
         if s.is_chance():
-            outcomes = s.chance_outcomes()
-            s.apply(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+            s.apply(random_outcome(rng, s))
         else:  # moves that do not end the game, so that it runs long enough to reshuffle
-            lasting = []
-            for a in s.legal_actions():
-                c = s.clone()
-                c.apply(a)
-                if not c.is_terminal():
-                    lasting.append(a)
-            s.apply(rng.choice(lasting or s.legal_actions()))
+            s.apply(rng.choice(lasting_actions(s) or s.legal_actions()))
         step += 1
     assert checked >= 10
 
@@ -346,13 +232,13 @@ def test_positions_along_a_seeded_game_by_enumeration(players, line):
 def outcomes_ok(got, pile) -> bool:
     n = sum(pile)
     expected = [(c, pile[c] / n) for c in range(6) if pile[c]]
-    return [a for a, _ in got] == [a for a, _ in expected] and all(abs(p - q) < 1e-12 for (_, p), (_, q) in zip(got, expected))
+    return same_outcomes(got, expected)
 
 
 def test_chance_outcomes_are_the_stock_counts_over_the_stock_size():
     s = load(MIDGAME)
     s.apply("a3")
-    stock = counts(dict(w.split("=", 1) for w in s.notation().split()[1:])["stock"])
+    stock = parse_counts(fields_of(s.notation())["stock"])
     assert outcomes_ok(s.chance_outcomes(), stock)
     s.apply(s.chance_outcomes()[0][0])
     # after the draw seat 1 is to move: no chance outcomes
@@ -363,7 +249,7 @@ def test_chance_outcomes_follow_each_draw():
     text = position(hands=("RRYGGBP", "OOYYBBP"))
     s = load(text)
     s.apply("d1")  # R, one card: one draw
-    stock = counts(dict(w.split("=", 1) for w in s.notation().split()[1:])["stock"])
+    stock = parse_counts(fields_of(s.notation())["stock"])
     assert outcomes_ok(s.chance_outcomes(), stock)
     s = load(BLOCKED_POS, players=3)
     s.apply("blocked")
@@ -403,7 +289,7 @@ DOC_PERFT = [24, 144, 4248, 25488, 604800]
 def test_documented_reference_perft_is_right():
     """The numbers in the docs are checked by brute force here, then against the engine."""
     s = load(DOC_OPENING)
-    r = Rules(DOC_OPENING)
+    r = Model.parse(DOC_OPENING)
     assert s.current_player == 1
     brute = [brute_perft(r, depth) for depth in range(1, 6)]
     assert brute[0] == legal_fields("RROGGBB") == 24  # 4 colours held, 6 empty fields each

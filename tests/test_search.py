@@ -15,6 +15,8 @@ import pytest
 import kibitz
 from kibitz import SearchParams
 
+from state_helpers import lasting_actions, random_outcome
+
 GAME = "just4fun_colours"
 ALGORITHMS = ["uct", "pimc", "so_ismcts", "mo_ismcts"]
 G2 = kibitz.Game(GAME, players=2)
@@ -47,16 +49,9 @@ def midgame_state(players: int = 2, seed: int = 4, steps: int = 25) -> kibitz.St
     decisions = 0
     while decisions < steps:
         if s.is_chance():
-            outcomes = s.chance_outcomes()
-            s.apply(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+            s.apply(random_outcome(rng, s))
             continue
-        safe = []
-        for a in s.legal_actions():
-            c = s.clone()
-            c.apply(a)
-            if not c.is_terminal():
-                safe.append(a)
-        s.apply(rng.choice(safe or s.legal_actions()))
+        s.apply(rng.choice(lasting_actions(s) or s.legal_actions()))
         decisions += 1
     while s.is_chance():
         s.apply(s.chance_outcomes()[0][0])
@@ -260,8 +255,7 @@ def test_so_ismcts_beats_random_in_at_least_90_percent_of_two_player_games():
         ismcts_seat = i % 2
         while not s.is_terminal():
             if s.is_chance():
-                outcomes = s.chance_outcomes()
-                s.apply(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+                s.apply(random_outcome(rng, s))
             elif s.current_player == ismcts_seat:
                 params = SearchParams(algorithm="so_ismcts", iterations=500, seed=rng.getrandbits(32))
                 s.apply(s.search(params).action)

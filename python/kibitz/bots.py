@@ -36,27 +36,29 @@ class Bot(Protocol):
     def act(self, view: View) -> Move: ...
 
 
-class RandomBot:
-    """Uniformly random legal moves."""
+class _SeededBot:
+    """A bot whose only state is its random generator."""
 
+    name = ""
     sees_everything = False
 
     def __init__(self, seed: int = 0) -> None:
-        self.name = "random"
         self._rng = random.Random(seed)
+
+
+class RandomBot(_SeededBot):
+    """Uniformly random legal moves."""
+
+    name = "random"
 
     def act(self, view: View) -> Move:
         return self._rng.choice(view.state().legal_actions())
 
 
-class GreedyBot:
+class GreedyBot(_SeededBot):
     """The game's one-ply greedy bot: the move whose result evaluates best."""
 
-    sees_everything = False
-
-    def __init__(self, seed: int = 0) -> None:
-        self.name = "greedy"
-        self._rng = random.Random(seed)
+    name = "greedy"
 
     def act(self, view: View) -> Move:
         return view.state()._s.greedy_action(self._rng.getrandbits(63))
