@@ -10,7 +10,11 @@ shared with test_perft.py). Nothing is copied from engine output.
 from __future__ import annotations
 
 import collections
+import functools
+import itertools
 import random
+import subprocess
+import sys
 
 import pytest
 
@@ -24,6 +28,7 @@ from j4fc_reference import (
     LINES,
     MAP,
     Model,
+    Replay,
     counts_text,
     fidx,
     fields_of,
@@ -424,14 +429,19 @@ def test_blocked_turn_reshuffles_the_discarded_hand_when_the_stock_runs_out():
         ]
         s.apply(s.chance_outcomes()[0][0])
     m = Model.parse(s.notation())
-    assert sum(m.stock) == 0 and m.era is None  # lazy: nothing reshuffled yet
+    assert sum(m.stock) == 0 and m.reshuffles == 0  # lazy: nothing reshuffled yet
     pile = [10, 3, 3, 9, 9, 9]  # includes the 7 reds just discarded
     assert same_outcomes(s.chance_outcomes(), [(c, pile[c] / 43) for c in range(6)])
     s.apply("R")
     m = Model.parse(s.notation())
-    assert m.era is not None and m.era["stock"] == pile
+    assert m.reshuffles == 1 and m.era_starts == [[0, 0, 0, 1, 1, 1], pile]
     assert m.stock == [9, 3, 3, 9, 9, 9] and m.discard == [0] * 6
     assert m.hands[0] == [1, 0, 0, 1, 1, 1]
+    # the history: the blocked turn revealed the seven reds; three cards drawn before the
+    # reshuffle, one after
+    assert m.moves == [BLOCKED] and m.revealed == [[7, 0, 0, 0, 0, 0]]
+    assert m.drawn[0] == [[0, 0, 0, 1, 1, 1], [1, 0, 0, 0, 0, 0]]
+    assert m.drawn[1] == m.drawn[2] == [[0] * 6, [0] * 6]
 
 
 # --------------------------------------------------------------------------------------------
@@ -476,13 +486,14 @@ def test_lazy_reshuffle_only_when_a_card_must_be_drawn_and_it_includes_the_cards
     assert s.chance_outcomes() == [(2, 1.0)]  # the stock still has one card: no reshuffle yet
     s.apply("Y")
     m = Model.parse(s.notation())
-    assert sum(m.stock) == 0 and m.era is None
+    assert sum(m.stock) == 0 and m.reshuffles == 0
     pile = m.discard
     assert pile == [5, 3, 9, 10, 10, 10]  # the two G just played are in it
     assert same_outcomes(s.chance_outcomes(), [(c, pile[c] / 47) for c in range(6)])
     s.apply("G")  # draws back a green card that was just played
     m = Model.parse(s.notation())
-    assert m.era["stock"] == pile
+    assert m.reshuffles == 1 and m.era_starts[1] == pile
+    assert m.drawn[0] == [hand_counts("Y"), hand_counts("G")] and m.drawn[1] == [[0] * 6, [0] * 6]
     assert m.stock == [5, 3, 9, 9, 10, 10] and m.discard == [0] * 6
     assert m.hands[0] == hand_counts("RRRRRYG")
     assert s.current_player == 1
@@ -494,7 +505,7 @@ def test_no_reshuffle_when_the_stock_covers_the_draw_exactly():
     s.apply("Y")
     s.apply("B")
     m = Model.parse(s.notation())
-    assert s.current_player == 1 and sum(m.stock) == 0 and m.era is None
+    assert s.current_player == 1 and sum(m.stock) == 0 and m.reshuffles == 0
     assert m.discard == [5, 3, 9, 10, 9, 10]
     # seat 1's draw after its placement reshuffles the discard pile, with its own card in it
     s.apply("a3")  # O
@@ -776,12 +787,18 @@ def test_ranks_after_an_immediate_win_share_places_between_equal_losers():
 @pytest.mark.parametrize("players", [2, 3, 4])
 @pytest.mark.parametrize("line", [4, 5])
 def test_engine_agrees_with_the_reference_model_in_random_games(players, line):
-    """Every step: notation, player to move, legal moves, chance probabilities; at the end:
-    returns, ranks and scores."""
+    """Every step: notation (with the history since the deal), a seat's view (each seat in
+    turn), the round trip of the notation, player to move, legal moves, chance probabilities;
+    at the end: returns, ranks and scores."""
     checked = collections.Counter()
+    game = kibitz.Game(GAME, players=players, line=line)
 
     def hook(s, m):
         assert s.notation() == m.notation()
+        seat = checked["steps"] % m.P  # one seat's view per step, every seat in turn
+        assert s.view(seat).notation == m.view(seat)
+        assert game.state_from_notation(s.notation()) == s
+        checked["steps"] += 1
         assert s.current_player == m.current
         if s.is_terminal():
             assert s.returns() == pytest.approx(m.returns())
@@ -793,11 +810,14 @@ def test_engine_agrees_with_the_reference_model_in_random_games(players, line):
         else:
             assert s.legal_actions() == m.legal()
             checked["blocked"] += m.legal() == [BLOCKED]
-        checked["reshuffled"] += m.era is not None
+        checked["reshuffled"] += m.reshuffles > 0
+        checked["blocked_history"] += BLOCKED in m.moves
 
     for i in range(45):
         play(players, seed=1000 * players + 10 * line + i, policy=("random", "avoid", "low")[i % 3], line=line, hook=hook)
     assert checked["won"] and checked["area"] and checked["reshuffled"]
+    if players == 4:
+        assert checked["blocked_history"]
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -976,21 +996,28 @@ def test_determinization_deals_the_unseen_cards_uniformly():
 
 def test_determinization_after_a_reshuffle_respects_what_the_seat_knows():
     """After a reshuffle the stock can hold only cards of the reshuffled pile that the seat
-    did not draw itself; the cards each player played since are public."""
+    did not draw itself; the history (moves, revealed hands, the base discard and stock size,
+    so the pile of every reshuffle and the cards each player played) is public; the seat's own
+    base hand and draws, so its hand at each reshuffle, are kept."""
     seen = 0
     for i in range(12):
         rng = random.Random(i)
         s = GAMES[3].new_initial_state(seed=3000 + i)
         while not s.is_terminal():
             m = Model.parse(s.notation())
-            if m.era is not None and rng.random() < 0.2:
+            if m.reshuffles and rng.random() < 0.2:
+                era = m.reshuffles
                 for seat in range(3):
                     d_text = s.determinize(seat, rng.getrandbits(32)).notation()
                     d = Model.parse(GAMES[3].state_from_notation(d_text).notation())
-                    assert d.era["stock"] == m.era["stock"] and d.era["played"] == m.era["played"]
-                    assert d.era["hands"][seat] == m.era["hands"][seat] and d.era["drawn"][seat] == m.era["drawn"][seat]
+                    # the base stock's composition is hidden, each later era's pile is public
+                    assert d.era_starts[1:] == m.era_starts[1:] and sum(d.base_stock) == sum(m.base_stock)
+                    assert d.moves == m.moves and d.revealed == m.revealed and d.base_discard == m.base_discard
+                    assert all(d.played(p, era) == m.played(p, era) for p in range(3))
+                    assert d.base_hands[seat] == m.base_hands[seat] and d.drawn[seat] == m.drawn[seat]
+                    assert d.era_hands(era)[seat] == m.era_hands(era)[seat]
                     for c in range(6):
-                        assert d.stock[c] <= m.era["stock"][c] - m.era["drawn"][seat][c]
+                        assert d.stock[c] <= m.era_starts[era][c] - m.drawn[seat][era][c]
                     seen += 1
             s.apply(random_outcome(rng, s) if s.is_chance() else pick(rng, s, "random"))
     assert seen > 50
@@ -1005,16 +1032,17 @@ def test_view_state_works_before_any_reshuffle():
 
 
 def test_view_state_works_when_an_opponent_drew_more_than_ten_cards_since_the_reshuffle():
-    """Regression: after a reshuffle the view writes another seat's era_drawn as ?n; an early
-    from_view put all n placeholder cards into one colour and rejected n >= 11 (more than 10
-    cards of a colour), so View.state() -- used by every bot -- failed in long 3-4 player games."""
+    """Regression: an early from_view filled the n cards another seat drew since the reshuffle
+    (then written ?n in the view, now ? with n implied by the public moves) with one colour
+    and rejected n >= 11 (more than 10 cards of a colour), so View.state() -- used by every
+    bot -- failed in long 3-4 player games."""
     found = []
     for i in range(60):
         rng = random.Random(i)
         s = GAMES[3].new_initial_state(seed=i)
         while not s.is_terminal():
             m = Model.parse(s.notation())
-            if m.era and any(sum(d) > 10 for d in m.era["drawn"]):
+            if m.reshuffles and any(sum(d[-1]) > 10 for d in m.drawn):
                 found.append(s.clone())
                 break
             s.apply(random_outcome(rng, s) if s.is_chance() else pick(rng, s, "avoid"))
@@ -1025,6 +1053,598 @@ def test_view_state_works_when_an_opponent_drew_more_than_ten_cards_since_the_re
         for seat in range(3):
             v = s.view(seat)
             assert v.state().view(seat).notation == v.notation
+
+
+# --------------------------------------------------------------------------------------------
+# Determinization respects everything the seat observed
+# --------------------------------------------------------------------------------------------
+#
+# A determinization may replace only what the seat has not seen: the other seats' base hands
+# and draws (hence their hands) and the stock's composition. Whatever it samples must still be
+# a history that could have happened. `history_is_possible` decides that for a full notation,
+# from the rules alone (§5.2 costs, §6.1 draws and the lazy reshuffle, §6.2 blocked turns),
+# knowing of each player's draws only how many cards of each colour it drew in each era.
+
+
+def vadd(a, b) -> list[int]:
+    return [x + y for x, y in zip(a, b)]
+
+
+def vsub(a, b) -> list[int]:
+    return [x - y for x, y in zip(a, b)]
+
+
+def era_problem(carry, drawn, events) -> str | None:
+    """Whether one player's decisions within one era fit SOME order of its draws in that era.
+
+    carry: its hand at the start of the era (exact); drawn: the cards it drew in the era
+    (counts, order unknown); events: its decisions in the era, in order, as (before, played,
+    revealed): the number of cards it drew in this era before the decision, the cards it put
+    on the discard pile (counts), and for a blocked turn the revealed hand (else None).
+
+    The first `before` draws of the era must supply what the carried hand lacks: with
+    need_c = max(0, played_c so far - carry_c), every decision needs sum_c need_c <= before
+    and need_c <= drawn_c. That is also enough: each needed card has a deadline (the decision
+    that first needs it), and cards with deadlines can be put first, earliest deadline first.
+    A blocked turn shows the hand: the first `before` draws are then exactly
+    revealed + played so far - carry, and afterwards the hand is empty, so the rest of the era
+    starts over with nothing carried and only the remaining draws."""
+    carry, pool, played, start = carry[:], drawn[:], [0] * 6, 0
+    for before, cards, revealed in events:
+        d = before - start
+        if revealed is None:
+            played = vadd(played, cards)
+            need = [max(0, played[c] - carry[c]) for c in range(6)]
+            if sum(need) > d:
+                return f"needs {hand_text(need)} from {d} draws"
+            if any(need[c] > pool[c] for c in range(6)):
+                return f"needs {hand_text(need)}, drew {hand_text(pool)}"
+        else:
+            x = vsub(vadd(revealed, played), carry)
+            if min(x) < 0 or any(x[c] > pool[c] for c in range(6)) or sum(x) != d:
+                return f"blocked with {hand_text(revealed)}: cannot hold it"
+            carry, pool, played, start = [0] * 6, vsub(pool, x), [0] * 6, before
+    return None
+
+
+def history_problem(text: str) -> str | None:
+    """Why the history in a full notation could not have happened, or None if it could."""
+    f = fields_of(text)
+    keys = [k in f for k in ("base_hands", "base_stock", "base_discard", "moves", "revealed", "drawn")]
+    if not any(keys):
+        return None  # the position is its own base
+    if not all(keys):
+        return "incomplete history"
+    try:
+        m = Model.parse(text)
+        r = Replay(m)
+    except (ValueError, KeyError) as err:
+        return f"does not replay: {err}"
+    P, E = m.P, len(r.era_starts)
+    if len(m.base_hands) != P or len(m.drawn) != P or any(len(d) != E for d in m.drawn):
+        return "wrong number of players or eras"
+    if min(m.base_stock) < 0 or sum(m.base_stock) != int(f["base_stock"]):
+        return "base stock does not fit the base hands and discard"
+    if r.stock_size != sum(m.stock) or r.discard != m.discard:
+        return "the moves do not reproduce the stock size and discard pile"
+    counts = r.drawn_counts(P)
+    for p in range(P):
+        for e in range(E):
+            if sum(m.drawn[p][e]) != counts[p][e]:
+                return f"seat {p} drew {sum(m.drawn[p][e])} cards in era {e}, not {counts[p][e]}"
+    for e in range(E):
+        left = vsub(r.era_starts[e], [sum(m.drawn[p][e][c] for p in range(P)) for c in range(6)])
+        if left != (m.stock if e == E - 1 else [0] * 6):
+            return f"the cards drawn in era {e} are not its stock"
+    for p in range(P):
+        events = [ev for ev in r.events if ev["mover"] == p]
+        played = [0] * 6
+        for ev in events:
+            played = vadd(played, ev["played"])
+        if vsub(vadd(m.base_hands[p], [sum(d[c] for d in m.drawn[p]) for c in range(6)]), played) != m.hands[p]:
+            return f"seat {p}: hand is not base hand + drawn - played"
+        carry = m.base_hands[p]
+        for e in range(E):
+            in_era = [(ev["before"], ev["played"], ev["revealed"]) for ev in events if ev["era"] == e]
+            problem = era_problem(carry, m.drawn[p][e], in_era)
+            if problem:
+                return f"seat {p}, era {e}: {problem}"
+            carry = vadd(carry, m.drawn[p][e])
+            for _, cards, _ in in_era:
+                carry = vsub(carry, cards)
+    return None
+
+
+def history_is_possible(text: str) -> bool:
+    return history_problem(text) is None
+
+
+# --- the checker on hand-made histories ------------------------------------------------------
+
+
+def H(text: str) -> list[int]:
+    return hand_counts(text)
+
+
+def test_era_check_a_play_before_any_draw_needs_the_carried_hand():
+    assert era_problem(H("OOOOOOP"), H("B"), [(0, H("P"), None)]) is None
+    assert era_problem(H("OOOOOOY"), H("P"), [(0, H("P"), None)]) is not None  # P drawn only later
+    assert era_problem(H("OOOOOOY"), H("P"), [(1, H("P"), None)]) is None  # P drawn first
+
+
+def test_era_check_needs_enough_draws_before_each_play():
+    carry = H("OOOOORR")
+    assert era_problem(carry, H("PB"), [(1, H("P"), None), (1, H("B"), None)]) is not None
+    assert era_problem(carry, H("PB"), [(1, H("P"), None), (2, H("B"), None)]) is None
+    assert era_problem(carry, H("PPB"), [(1, H("P"), None), (2, H("PP"), None)]) is not None  # 3 P needed
+    assert era_problem(carry, H("PB"), [(2, H("RRR"), None)]) is not None  # one R short, none drawn
+    assert era_problem(carry, H("RB"), [(2, H("RRR"), None)]) is None
+    # what was played earlier in the era counts against the carried hand
+    assert era_problem(H("OOOOOOR"), H("RB"), [(0, H("R"), None), (1, H("R"), None)]) is None
+    assert era_problem(H("OOOOOOR"), H("BR"), [(0, H("R"), None), (0, H("R"), None)]) is not None
+
+
+def test_era_check_a_blocked_turn_shows_the_hand_and_empties_it():
+    assert era_problem(H("RRRRRRR"), H("OGGBBPP"), [(0, H("RRRRRRR"), H("RRRRRRR"))]) is None
+    assert era_problem(H("RRRRRRO"), H("RGGBBPP"), [(0, H("RRRRRRR"), H("RRRRRRR"))]) is not None
+    # a play, a draw, then blocked: the drawn card is the revealed one the carried hand lacked
+    events = [(0, H("Y"), None), (1, H("OOOOOOR"), H("OOOOOOR"))]
+    assert era_problem(H("OOOOOOY"), H("RGGBBPPB"), events) is None
+    assert era_problem(H("OOOOOOY"), H("GGGBBPPB"), events) is not None
+    # after the blocked turn nothing is carried: a G held before it is gone
+    events = [(0, H("RRRRRRG"), H("RRRRRRG")), (7, H("G"), None)]
+    assert era_problem(H("RRRRRRG"), H("OOBBPPY"), events) is not None
+    assert era_problem(H("RRRRRRG"), H("OGBBPPY"), events) is None
+
+
+def era_possible_by_trying_every_order(carry, drawn, events) -> bool:
+    """era_problem's question answered by brute force: some order of the draws in which every
+    placement finds its cards in hand and every blocked turn shows exactly the hand."""
+    cards = [c for c in range(6) for _ in range(drawn[c])]
+    for order in set(itertools.permutations(cards)):
+        hand, k = carry[:], 0
+        for before, played, revealed in events:
+            for c in order[k:before]:
+                hand[c] += 1
+            k = max(k, before)
+            if revealed is not None and hand != revealed:
+                break
+            hand = vsub(hand, played)
+            if min(hand) < 0:
+                break
+        else:
+            return True
+    return False
+
+
+def test_era_check_agrees_with_trying_every_order_of_the_draws():
+    rng = random.Random(5)
+    possible = 0
+    for _ in range(600):
+        carry = [rng.randint(0, 2) for _ in range(3)] + [0, 0, 0]
+        drawn = [0] * 6
+        for _ in range(rng.randint(0, 5)):
+            drawn[rng.randrange(3)] += 1
+        events, before = [], 0
+        for _ in range(rng.randint(1, 3)):
+            before = rng.randint(before, sum(drawn))
+            if rng.random() < 0.25:
+                revealed = [rng.randint(0, 2) for _ in range(3)] + [0, 0, 0]
+                events.append((before, revealed, revealed))
+            else:
+                played = [0] * 6
+                played[rng.randrange(3)] = rng.randint(1, 3)
+                events.append((before, played, None))
+        expected = era_possible_by_trying_every_order(carry, drawn, events)
+        assert (era_problem(carry, drawn, events) is None) == expected, (carry, drawn, events)
+        possible += expected
+    assert 60 < possible < 540  # both answers are well represented
+
+
+def reshuffle_history() -> Model:
+    """2 players: seat 0 holds seven R, seat 1 seven O, the stock is Y and P. Seat 0 places R
+    and draws Y, seat 1 places O and draws P (the stock is empty), seat 0 places R and its draw
+    reshuffles the discard pile (era 1): G; seat 1 places on a P field (c1) with the P it drew
+    in era 0 and draws B; seat 0 places R and draws O. Seat 1 to move."""
+    text = position(hands=["RRRRRRR", "OOOOOOO"], stock=H("YP"), discard=[3, 3, 9, 10, 10, 9])
+    m = Model.parse(text)
+    for a in ("a2", "Y", "b1", "P", "c3", "G", "c1", "B", "f4", "O"):
+        a = fidx(a) if len(a) == 2 else LETTERS.index(a)
+        assert a in m.legal_actions(), a
+        m.apply(a)
+    assert m.reshuffles == 1 and MAP[fidx("c1")] == 5 and m.current == 1
+    return m
+
+
+def test_history_checker_accepts_true_histories():
+    m = reshuffle_history()
+    text = m.notation()
+    assert fields_of(text)["drawn"] == "0.0.1.0.0.0;0.1.0.1.0.0/0.0.0.0.0.1;0.0.0.0.1.0"
+    assert history_problem(text) is None
+    s = blocked_state()
+    m = Model.parse(s.notation())
+    for a in ["blocked"] + list("OGGBBPP"):
+        s.apply(a)
+        m.apply(BLOCKED if a == "blocked" else LETTERS.index(a))
+    assert history_problem(m.notation()) is None
+
+
+def impossible_reshuffle_history() -> Model:
+    """The public history of `reshuffle_history` with seat 0 drawing P and seat 1 Y before the
+    reshuffle, and seat 1 P (not B) after it: every count adds up (hands, stock, each era's
+    pile), but seat 1 placed on c1 (P) right after the reshuffle, before any draw of era 1,
+    holding OOOOOOY."""
+    m = reshuffle_history()
+    bad = m.clone()
+    bad.drawn = [[H("P"), H("GO")], [H("Y"), H("P")]]
+    bad.hands = [vadd(vsub(h, sum_eras(m.drawn[p])), sum_eras(bad.drawn[p])) for p, h in enumerate(m.hands)]
+    assert bad.hands == [H("RRRRGOP"), H("OOOOOOY")]
+    bad.stock = vadd(vsub(m.stock, H("P")), H("B"))  # era 1: G P O drawn instead of G B O
+    return bad
+
+
+def test_history_checker_rejects_a_colour_played_after_a_reshuffle_that_could_not_be_held():
+    problem = history_problem(impossible_reshuffle_history().notation())
+    assert problem == "seat 1, era 1: needs P from 0 draws", problem
+    # with the P drawn in era 0 by seat 1, as it happened, all is well
+    assert history_problem(reshuffle_history().notation()) is None
+
+
+def sum_eras(eras) -> list[int]:
+    return [sum(e[c] for e in eras) for c in range(6)]
+
+
+def test_history_checker_rejects_a_revealed_hand_the_player_could_not_hold_or_could_place():
+    s = blocked_state()
+    m = Model.parse(s.notation())
+    for a in [BLOCKED] + [LETTERS.index(c) for c in "OGGBBPP"]:
+        m.apply(a)
+    # the base hand had an O instead of an R, and the first draw was that R
+    bad = m.clone()
+    bad.base_hands[0] = H("RRRRRRO")
+    bad.base_stock = vadd(vsub(m.base_stock, H("O")), H("R"))
+    bad.drawn[0] = [H("RGGBBPP")]
+    assert bad.stock == vsub(bad.base_stock, H("RGGBBPP"))
+    assert "blocked with RRRRRRR" in history_problem(bad.notation())
+    # a revealed hand with an O could have been placed on an empty orange field
+    bad = m.clone()
+    bad.base_hands[0] = bad.revealed[0] = H("RRRRRRO")
+    bad.base_discard = vadd(vsub(m.base_discard, H("R")), H("O"))
+    bad.discard = vadd(vsub(m.discard, H("R")), H("O"))
+    bad.base_stock = vadd(vsub(m.base_stock, H("O")), H("R"))
+    bad.stock = vadd(vsub(m.stock, H("O")), H("R"))
+    assert "could place" in history_problem(bad.notation())
+
+
+def test_history_checker_rejects_histories_whose_counts_do_not_add_up():
+    m = reshuffle_history()
+    text = m.notation()
+    f = fields_of(text)
+    edits = [
+        ("drawn=" + f["drawn"], "drawn=0.0.1.0.0.0;0.1.0.1.0.0/0.0.0.0.0.1"),  # one era short
+        ("drawn=" + f["drawn"], "drawn=0.0.1.0.0.0;0.1.0.1.0.0/0.0.0.0.1.0;0.0.0.0.0.1"),  # P, B in swapped eras
+        ("moves=" + f["moves"], "moves=" + f["moves"][3:]),  # a move fewer
+        ("base_stock=" + f["base_stock"], "base_stock=3"),
+        ("revealed=-", "revealed=RRRRRRR"),
+    ]
+    for old, new in edits:
+        assert old in text
+        assert history_problem(text.replace(old, new)) is not None, new
+
+
+# --- property tests on seeded games ----------------------------------------------------------
+
+
+def decision_points(players: int, seed: int, policy: str, rate: float):
+    """(state, model) at a random subset of the positions of a seeded game played with
+    `policy` (see `pick`); `rate` is the chance of a position being yielded."""
+    rng = random.Random(seed)
+    s = GAMES[players].new_initial_state(seed=seed)
+    m = Model.parse(s.notation())
+    while not s.is_terminal():
+        if rng.random() < rate:
+            yield s, m, rng
+        a = random_outcome(rng, s) if s.is_chance() else pick(rng, s, policy)
+        s.apply(a)
+        m.apply(a)
+    yield s, m, rng
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_determinizations_are_possible_histories_with_the_same_view(players):
+    """At random points of long seeded games (moves that end the game avoided, so that they
+    run through reshuffles, with 3-4 players several, and with 4 blocked turns), for a random
+    seat: every determinization, and the state filled in from the seat's view, is a history
+    that could have happened, looks the same to the seat, and reads back from its notation.
+    The true state passes the checker too."""
+    game = GAMES[players]
+    seen = collections.Counter()
+    for i in range(20):
+        for s, m, rng in decision_points(players, 40_000 + 100 * players + i, ("avoid", "low")[i % 2], 0.12):
+            text = s.notation()
+            assert history_is_possible(text), (history_problem(text), text)
+            seat = rng.randrange(players)
+            view = s.view(seat).notation
+            for _ in range(3):
+                d = s.determinize(seat, rng.getrandbits(32))
+                d_text = d.notation()
+                assert history_problem(d_text) is None, (history_problem(d_text), d_text, text)
+                assert d.view(seat).notation == view
+                assert d.info_key(seat) == s.info_key(seat)
+                assert game.state_from_notation(d_text) == d
+            t = game.state_from_view(view)  # what the bots search from: the view, filled in
+            assert history_problem(t.notation()) is None, (history_problem(t.notation()), t.notation(), text)
+            assert t.view(seat).notation == view
+            seen["checked"] += 1
+            seen["reshuffled"] += m.reshuffles >= 1
+            seen["reshuffled twice"] += m.reshuffles >= 2
+            seen["blocked"] += BLOCKED in m.moves
+    assert seen["checked"] > 50, seen
+    assert seen["reshuffled" if players == 2 else "reshuffled twice"] > 5, seen
+    if players == 4:  # blocked turns are rare with 3 players
+        assert seen["blocked"] > 5, seen
+
+
+def first_positions_after_reshuffles(players: int, seed: int):
+    """(state, model) at the first decision after each reshuffle of a long seeded game."""
+    rng = random.Random(seed)
+    s = GAMES[players].new_initial_state(seed=seed)
+    m = Model.parse(s.notation())
+    last = 0
+    while not s.is_terminal():
+        if not s.is_chance() and m.reshuffles > last:
+            last = m.reshuffles
+            yield s, m
+        a = random_outcome(rng, s) if s.is_chance() else pick(rng, s, "avoid")
+        s.apply(a)
+        m.apply(a)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_an_opponent_that_has_not_drawn_since_the_reshuffle_keeps_a_hand_it_could_hold(players):
+    """Right after a reshuffle, an opponent q that has neither played nor drawn since holds
+    exactly its hand of the reshuffle. At the reshuffle the stock was empty, so all cards not
+    in the reshuffled pile were in hands: q's hand is part of 10 - pile - the seat's own hand
+    at the reshuffle (all of it with 2 players, and then the stock is known exactly too).
+    Samples keep that, and are possible histories; what the seat cannot know still varies."""
+    scenarios = varying = hands_varying = 0
+    for i in range(10):
+        for s, m in first_positions_after_reshuffles(players, 50_000 + 100 * players + i):
+            era = m.reshuffles
+            events = Replay(m).events
+            quiet = [q for q in range(players) if sum(m.drawn[q][era]) == 0 and not any(ev["mover"] == q and ev["era"] == era for ev in events)]
+            for q in quiet:
+                seat = next(p for p in range(players) if p != q)
+                pool = vsub(vsub([10] * 6, m.era_starts[era]), m.era_hands(era)[seat])
+                samples = set()
+                for k in range(25):
+                    d_text = s.determinize(seat, 1000 * i + k).notation()
+                    assert history_problem(d_text) is None, d_text
+                    d = Model.parse(d_text)
+                    assert d.era_hands(era)[q] == d.hands[q]
+                    assert all(d.hands[q][c] <= pool[c] for c in range(6)), (d.hands[q], pool, d_text)
+                    if players == 2:
+                        assert d.hands[q] == pool and d.stock == m.stock
+                    samples.add((tuple(d.hands[q]), tuple(map(tuple, d.base_hands))))
+                scenarios += 1
+                varying += len(samples) > 1
+                hands_varying += len({hand for hand, _ in samples}) > 1
+    assert scenarios >= 8
+    # the base hands (with 3-4 players also q's hand: the cards held at the reshuffle are
+    # split between several opponents) differ between samples
+    assert varying >= scenarios * 0.9, (varying, scenarios)
+    if players > 2:
+        assert hands_varying >= scenarios * 0.9, (hands_varying, scenarios)
+
+
+# --- reading a history ------------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=None)
+def rich_history() -> str:
+    """Full notation of a 4-player game (seed 60000, the `low` policy) at its first decision
+    after two reshuffles with a blocked turn at least three moves back."""
+    for s, m, _ in decision_points(4, 60_000, "low", 1.0):
+        if not s.is_chance() and not s.is_terminal() and m.reshuffles >= 2 and BLOCKED in m.moves[:-3]:
+            return m.notation()
+    raise AssertionError("no such position")
+
+
+def edit_history(text: str, change) -> str:
+    m = Model.parse(text)
+    change(m)
+    return m.notation()
+
+
+def drawn_moved(m: Model) -> None:
+    """Seat 0 drew a card of era 0 in era 1 instead (its hand is the same)."""
+    c = next(c for c in range(6) if m.drawn[0][0][c])
+    m.drawn[0][0][c] -= 1
+    m.drawn[0][1][c] += 1
+
+
+def drawn_colours_swapped(m: Model) -> None:
+    """Seat 0 drew colour a instead of b in era 0 and b instead of a in era 1: its hand and
+    the number of cards per era are the same, but era 0's pile is not."""
+    a = next(c for c in range(6) if m.drawn[0][0][c])
+    b = next(c for c in range(6) if c != a and m.drawn[0][1][c])
+    m.drawn[0][0][a] -= 1
+    m.drawn[0][0][b] += 1
+    m.drawn[0][1][b] -= 1
+    m.drawn[0][1][a] += 1
+
+
+def base_hand_changed(m: Model) -> None:
+    h = m.base_hands[1]
+    a = next(c for c in range(6) if h[c])
+    h[a] -= 1
+    h[(a + 1) % 6] += 1
+
+
+def revealed_changed(m: Model) -> None:
+    h = m.revealed[0]
+    a = next(c for c in range(6) if h[c])
+    h[a] -= 1
+    h[(a + 1) % 6] += 1
+
+
+HISTORY_EDITS = {
+    "a bad move name": lambda t: t.replace(" moves=", " moves=g9.", 1),
+    "a move fewer": lambda t: t.replace(" moves=" + fields_of(t)["moves"], " moves=" + fields_of(t)["moves"].split(".", 1)[1]),
+    "a move more": lambda t: t.replace(" moves=", " moves=" + fields_of(t)["moves"].split(".", 1)[0] + ".", 1),
+    "drawn missing": lambda t: t.replace(" drawn=" + fields_of(t)["drawn"], ""),
+    "moves missing": lambda t: t.replace(" moves=" + fields_of(t)["moves"], ""),
+    "base_hands missing": lambda t: t.replace(" base_hands=" + fields_of(t)["base_hands"], ""),
+    "a base stock one larger": lambda t: t.replace(" base_stock=", " base_stock=1", 1),
+    "an era fewer for seat 0": lambda t: edit_history(t, lambda m: m.drawn[0].pop()),
+    "an era more for every seat": lambda t: edit_history(t, lambda m: [d.append([0] * 6) for d in m.drawn]),
+    "a card drawn in another era": lambda t: edit_history(t, drawn_moved),
+    "colours swapped between eras": lambda t: edit_history(t, drawn_colours_swapped),
+    "a base hand changed": lambda t: edit_history(t, base_hand_changed),
+    "a revealed hand changed": lambda t: edit_history(t, revealed_changed),
+    "a revealed hand fewer": lambda t: edit_history(t, lambda m: m.revealed.pop()),
+    "nothing revealed": lambda t: t.replace(" revealed=" + fields_of(t)["revealed"], " revealed=-"),
+}
+
+
+def test_a_true_history_reads_back_and_passes_the_checker():
+    text = rich_history()
+    s = GAMES[4].state_from_notation(text)
+    assert s.notation() == text
+    assert history_problem(text) is None
+
+
+@pytest.mark.parametrize("edit", list(HISTORY_EDITS))
+def test_a_history_that_does_not_fit_the_position_raises_notation_error(edit):
+    text = HISTORY_EDITS[edit](rich_history())
+    assert text != rich_history()
+    assert history_problem(text) is not None  # the checker agrees it is not a possible history
+    with pytest.raises(kibitz.NotationError):
+        GAMES[4].state_from_notation(text)
+
+
+def test_a_revealed_hand_that_could_have_been_placed_raises_notation_error():
+    """Blocked is only legal when nothing can be placed (§5.3): a revealed hand with an O,
+    with empty orange fields on the board, cannot be. The counts all add up."""
+    s = blocked_state()
+    m = Model.parse(s.notation())
+    for a in [BLOCKED] + [LETTERS.index(c) for c in "OGGBBPP"]:
+        m.apply(a)
+    GAMES[3].state_from_notation(m.notation())
+    bad = m.clone()
+    bad.base_hands[0] = bad.revealed[0] = H("RRRRRRO")
+    bad.base_discard = vadd(vsub(m.base_discard, H("R")), H("O"))
+    bad.discard = vadd(vsub(m.discard, H("R")), H("O"))
+    bad.stock = vadd(vsub(m.stock, H("O")), H("R"))
+    with pytest.raises(kibitz.NotationError):
+        GAMES[3].state_from_notation(bad.notation())
+
+
+# Regressions: positions read in the middle of a turn; histories whose order is impossible.
+
+
+def test_a_position_read_with_pending_draws_is_a_base_whose_history_reads_back():
+    """A position read with draws pending is the base; its drawer finishes drawing and the
+    next seat decides: the notation, now with a history, must read back as the same state, and
+    every seat's determinizations and view must still work, at every step to the next turn."""
+    s = cost_state()
+    s.apply("a3")
+    text = s.notation().split(" base_hands=")[0]  # the position alone: seat 0 draws one card
+    assert fields_of(text)["draws"] == "1"
+    t = GAMES[2].state_from_notation(text)
+    t.apply(t.chance_outcomes()[0][0])
+    t.apply(t.legal_actions()[0])  # seat 1 decides
+    while True:
+        assert "moves=" in t.notation()
+        assert GAMES[2].state_from_notation(t.notation()) == t, t.notation()
+        for seat in (0, 1):
+            view = t.view(seat).notation
+            assert t.determinize(seat, 1).view(seat).notation == view
+            assert GAMES[2].state_from_view(view).view(seat).notation == view
+        if not t.is_chance():
+            break
+        t.apply(t.chance_outcomes()[0][0])
+
+
+# A 4-player history (seed 60000, `low` policy, with one card swapped between the era-1 draws
+# of seats 2 and 3): every count adds up, but seat 2's plays in era 1 need Y, G and P from
+# draws it made later or not at all.
+IMPOSSIBLE_4P = (
+    "just4fun_colours players=4 line=4 start=2 draws=0 "
+    "board=023102021231/223212323222/021231022202/211212220102/323202321212/222202221233 "
+    "hands=RRBBBPP,ROOGGBP,OOOOGGB,ROYYYBP stock=6.3.7.6.4.6 discard=0.0.0.0.0.0 "
+    "supply=3,3,3,3 boxed=0,0,0,0 base_hands=OOYYGPP,RROYGGG,YYGGBBP,RRYGBBP "
+    "base_stock=32 base_discard=0.0.0.0.0.0 "
+    "moves=b4.c1.e3.e2.b6.f1.d5.a5.b2.d5.c1.d1.e6.a2.c6.c2.d6.c4.e4.a3.f3.c3.a1.e1.d2.a6."
+    "b5.d3.b3.b1.a3.c5.f5.e5.d4.f6.a4.f2.f4.e5.a6.b5.a1.c4.d6.e2.f3.e6.e3.d2.c6.c2.d4.f6."
+    "c5.f5.b6.a5.d3.b3.a2.f6.f4.e1.f2.b2.d1.b4 revealed=- "
+    "drawn=1.2.2.0.2.1;4.2.1.1.2.0;3.0.0.0.2.3;0.0.0.0.0.0/0.1.1.0.1.4;1.1.2.3.1.0;1.2.2."
+    "2.2.0;0.1.0.0.0.0/2.2.0.2.2.0;0.1.0.2.1.4;1.4.1.1.0.1;0.0.0.0.0.0/3.2.1.1.1.1;0.2.4."
+    "0.1.1;0.0.4.3.1.1;0.0.0.0.0.0"
+)
+
+
+def determinizes_for_every_seat(players: int, text: str, timeout: float = 5.0) -> str | None:
+    """None if the engine reads `text` and determinizes it for every seat within `timeout`
+    seconds (in a subprocess, so that a hang cannot hold up the suite); else what went wrong."""
+    code = (
+        "import sys, kibitz\n"
+        f"s = kibitz.Game('just4fun_colours', players={players}).state_from_notation(sys.stdin.read())\n"
+        f"for seat in range({players}):\n"
+        "    s.determinize(seat, 0)\n"
+        "    s.view(seat).state()\n"
+    )
+    try:
+        run = subprocess.run([sys.executable, "-c", code], input=text, text=True, timeout=timeout, capture_output=True)
+    except subprocess.TimeoutExpired:
+        return f"took more than {timeout} s"
+    return run.stderr.strip().splitlines()[-1] if run.returncode else None
+
+
+@pytest.mark.parametrize("players,which", [(2, "reshuffle"), (4, "IMPOSSIBLE_4P")])
+def test_every_accepted_history_can_be_determinized_for_every_seat(players, which):
+    """Either reading an impossible history fails, or every seat can determinize it, quickly."""
+    text = impossible_reshuffle_history().notation() if which == "reshuffle" else IMPOSSIBLE_4P
+    assert history_problem(text) is not None and "needs" in history_problem(text)
+    try:
+        GAMES[players].state_from_notation(text)
+    except kibitz.NotationError:
+        return
+    problem = determinizes_for_every_seat(players, text)
+    assert problem is None, problem
+
+
+SLOW_TO_DETERMINIZE = (
+    "just4fun_colours players=4 line=4 start=3 draws=1 "
+    "board=321212221222/322223120222/020332023232/320222123202/221212022222/323212320202 "
+    "hands=RROOOOG,OOGBPPP,RRROYP,RROYBBP stock=0.0.1.0.2.2 discard=3.2.7.8.5.3 "
+    "supply=1,1,1,1 boxed=1,1,0,0 base_hands=RROYGBP,OOOYBBP,ROYGGGB,OYYGGBB "
+    "base_stock=32 base_discard=0.0.0.0.0.0 "
+    "moves=f1.e6.d2.f6.c4.c5.c2.b3.c1.b1.a3.f3.e2.e1.a4.c6.f5.a1.c3.a6.e3.e5.e4.d6.f4.e6."
+    "b1.a2.e4.d3.f2.d1.b4.b5.a5.d4.d5.b6.b2.e5.f3.f4.c5.b2.a4.d5.d4.d1.a6.b4.d2.c4.b6.a3."
+    "b3.f2.a1.e2.b5.f1.c3.d3.c1.f5.a2.f6.c6.a5.e3.b3.e1.c2.d6.blocked.blocked.c2 "
+    "revealed=RROOGGP,RGGBBPP "
+    "drawn=3.1.3.0.0.1;1.4.1.1.1.1;1.1.2.0.2.2;3.4.0.2.0.1/1.2.0.2.2.1;2.1.0.1.3.1;1.1.0."
+    "3.2.2;0.2.0.1.2.4/2.0.1.1.1.2;2.2.0.2.1.1;0.1.3.2.1.1;2.1.2.0.0.1/1.1.1.1.1.4;1.0.3."
+    "0.3.1;4.0.1.1.1.1;1.1.1.1.0.0"
+)
+
+
+def test_determinize_stays_fast_after_many_reshuffles():
+    """Regression: a plain depth-first search for the explanation of the opponents' plays took
+    20-40 s per call in this 4-player position (met in a seeded game) after four reshuffles and
+    two blocked turns. Four determinizations for seat 3 must take far less than 10 s (run in
+    a subprocess so that a slow engine cannot hold up the suite)."""
+    code = (
+        "import sys, kibitz\n"
+        "s = kibitz.Game('just4fun_colours', players=4).state_from_notation(sys.stdin.read())\n"
+        "for seed in range(4):\n"
+        "    s.determinize(3, seed)\n"
+    )
+    try:
+        subprocess.run([sys.executable, "-c", code], input=SLOW_TO_DETERMINIZE, text=True, timeout=10, check=True)
+    except subprocess.TimeoutExpired:
+        pytest.fail("four determinizations took more than 10 s")
 
 
 # --------------------------------------------------------------------------------------------

@@ -3,6 +3,7 @@
 #include "games/just4fun_colours.h"
 
 #include <algorithm>
+#include <cstring>
 #include <numeric>
 #include <sstream>
 
@@ -37,6 +38,15 @@ int colour_index(char letter) {
 
 std::string field_name(int field) {
   return std::string{static_cast<char>('a' + field % kSide), static_cast<char>('1' + field / kSide)};
+}
+
+std::string action_name(int action) { return action == State::kBlocked ? "blocked" : field_name(action); }
+
+// The field named by text like "c3", or kMaxActions when it names none.
+Action field_index(std::string_view text) {
+  if (text.size() == 2 && text[0] >= 'a' && text[0] < 'a' + kSide && text[1] >= '1' && text[1] < '1' + kSide)
+    return static_cast<Action>((text[1] - '1') * kSide + (text[0] - 'a'));
+  return State::kMaxActions;
 }
 
 std::string counts_text(const Counts& c) {
@@ -111,14 +121,6 @@ void parse_per_player(std::string_view s, int players, std::string_view what, It
   for (int p = 0; p < players; ++p) item(p, parts[p]);
 }
 
-// Number of ways to choose k of n identical-looking cards of one colour as distinct cards.
-double binomial(int n, int k) {
-  if (k < 0 || k > n) return 0.0;
-  double r = 1.0;
-  for (int i = 1; i <= k; ++i) r = r * (n - k + i) / i;
-  return r;
-}
-
 }  // namespace
 
 Options parse_options(const std::map<std::string, std::string>& options) {
@@ -164,17 +166,82 @@ State State::initial(const Options& options, std::uint64_t seed) {
   }
   s.start_ = static_cast<std::uint8_t>(options.start >= 0 ? options.start : static_cast<int>(rng.below(s.players_)));
   s.current_ = s.start_;
+  s.start_history();
   return s;
 }
 
-void State::reshuffle() {
-  stock_ = discard_;
-  discard_.fill(0);
-  reshuffled_ = true;
-  era_stock_ = stock_;
-  era_hand_ = hand_;
-  for (auto& c : era_drawn_) c.fill(0);
-  for (auto& c : era_played_) c.fill(0);
+void State::start_history() {
+  base_hand_ = hand_;
+  base_stock_ = static_cast<std::uint8_t>(total(stock_));
+  base_discard_ = discard_;
+  era_ = n_moves_ = n_revealed_ = 0;
+  for (auto& player : drawn_)
+    for (auto& era : player) era.fill(0);
+}
+
+struct State::PublicHistory {
+  int era = 0;  // reshuffles since the base
+  int stock_size = 0;
+  Counts discard{};
+  std::array<Counts, kMaxEras> pool{};  // each era's stock at its start (era 0: left to the caller)
+  std::array<Counts, kMaxPlayers> played{};
+  std::array<std::array<int, kMaxEras>, kMaxPlayers> draws{};  // cards drawn per player and era
+};
+
+// Everything that happened since the base that every seat saw: who played which cards (a
+// placement's cost follows from the height of its field then; a blocked turn shows its
+// hand), how many cards each player drew, and when the stock ran out. The visitor gets
+// play(player, cards, blocked, heights before the move), draw(player, era, count) and
+// reshuffle(era, new stock) in order.
+template <class Visitor>
+State::PublicHistory State::replay_public(Visitor&& visit) const {
+  PublicHistory h;
+  std::array<int, kFields> height{};
+  for (int f = 0; f < kFields; ++f) height[f] = height_[f];
+  for (int i = 0; i < n_moves_; ++i)
+    if (moves_[i] != kBlocked && --height[moves_[i]] < 0)
+      throw NotationError("moves: field " + field_name(moves_[i]) + " is played more often than its height");
+  h.stock_size = base_stock_;
+  h.discard = base_discard_;
+  const int base_turns = turns_played() - n_moves_;
+  if (base_turns < 0) throw NotationError("moves: more moves than stones used");
+  int revealed = 0;
+  for (int i = 0; i < n_moves_; ++i) {
+    const int player = (start_ + base_turns + i) % players_;
+    Counts cards{};
+    int draws;
+    if (moves_[i] == kBlocked) {
+      if (revealed == n_revealed_) throw NotationError("revealed: fewer hands than blocked moves");
+      cards = revealed_[revealed++];
+      draws = kHandSize;
+      visit.play(player, cards, true, height);
+    } else {
+      const int field = moves_[i];
+      draws = cards[kMap[field]] = static_cast<std::uint8_t>(height[field] + 1);
+      visit.play(player, cards, false, height);
+      ++height[field];
+    }
+    for (int c = 0; c < kColours; ++c) h.discard[c] += cards[c], h.played[player][c] += cards[c];
+    if (i == n_moves_ - 1) draws = winner_ >= 0 ? 0 : draws - pending_draws_;
+    if (draws < 0) throw NotationError("draws: more cards pending than the last move draws");
+    while (draws > 0) {
+      if (h.stock_size == 0) {
+        if (++h.era >= kMaxEras) throw NotationError("moves: too many reshuffles");
+        h.pool[h.era] = h.discard;
+        h.stock_size = total(h.discard);
+        h.discard.fill(0);
+        if (h.stock_size == 0) throw NotationError("moves: a card must be drawn from an empty stock and discard pile");
+        visit.reshuffle(h.era, h.pool[h.era]);
+      }
+      const int n = std::min(draws, h.stock_size);
+      visit.draw(player, h.era, n);
+      h.draws[player][h.era] += n;
+      h.stock_size -= n;
+      draws -= n;
+    }
+  }
+  if (revealed != n_revealed_) throw NotationError("revealed: more hands than blocked moves");
+  return h;
 }
 
 int State::turns_played() const {
@@ -242,147 +309,149 @@ void State::ranks(double* out) const {
   }
 }
 
+// The view is exactly what the seat may know, so its text is the information set.
 std::uint64_t State::info_key(int seat) const {
-  std::uint64_t h = hash_mix(players_ | line_length_ << 8 | start_ << 16, pending_draws_ | seat << 8 | reshuffled_ << 16);
-  for (int f = 0; f < kFields; f += 4)
-    h = hash_mix(h, std::uint64_t{height_[f]} | std::uint64_t{height_[f + 1]} << 8 | std::uint64_t{height_[f + 2]} << 16 |
-                        std::uint64_t{height_[f + 3]} << 24);
-  for (int p = 0; p < players_; ++p) h = hash_mix(h, owned_[p] | std::uint64_t{supply_[p]} << 40 | std::uint64_t{boxed_[p]} << 48 |
-                                                         std::uint64_t(total(hand_[p])) << 56);
-  auto add = [&h](const Counts& c) {
-    std::uint64_t v = 0;
-    for (int i = 0; i < kColours; ++i) v |= std::uint64_t{c[i]} << (8 * i);
-    h = hash_mix(h, v);
-  };
-  add(hand_[seat]);
-  add(discard_);
-  h = hash_mix(h, total(stock_));
-  if (reshuffled_) {
-    add(era_stock_);
-    add(era_hand_[seat]);
-    add(era_drawn_[seat]);
-    for (int p = 0; p < players_; ++p) {
-      add(era_played_[p]);
-      h = hash_mix(h, total(era_hand_[p]) | total(era_drawn_[p]) << 8);
-    }
+  const std::string view = view_string(seat);
+  std::uint64_t h = view.size();
+  for (std::size_t i = 0; i < view.size(); i += 8) {
+    std::uint64_t word = 0;
+    std::memcpy(&word, view.data() + i, std::min<std::size_t>(8, view.size() - i));
+    h = hash_mix(h, word);
   }
   return h;
 }
 
-// Deals the cards `seat` cannot see. Before the first reshuffle every unseen card may be in
-// any opponent's hand or in the stock, so they are dealt uniformly. After a reshuffle the
-// stock holds only cards of the reshuffled pile (pool B, public at the reshuffle) that
-// nobody has drawn since; each opponent holds cards from its hand at the reshuffle (pool A,
-// whose combined composition the seat can deduce) and cards drawn since (pool B). The cards
-// each opponent played since are public; each is attributed to pool A or B by a weighted
-// random choice among the attributions the counts allow, and the rest of each pool is
-// dealt uniformly to that pool's slots. Limitation (docs/games/just4fun_colours.md): the
-// timing of draws within an era is not enforced, only the counts.
+// Deals the cards `seat` cannot see, consistently with everything it saw since the base.
+//
+// Every card the seat has not seen comes from a known pool: the cards unseen at the base
+// (the other hands and the stock then; era 0), or the stock formed by a reshuffle (public
+// when formed). Each opponent holds "slots": its base hand, and the cards it drew in each
+// era. Replaying the public history in order, every card an opponent plays (a placement, or
+// a hand shown by a blocked turn) must come from one of its slots filled so far, from a
+// pool that still holds that colour; when several pools could have supplied it, one is
+// chosen at random and the choice is undone if a later play cannot be explained
+// (depth-first search; the real history guarantees a solution). Then each pool's
+// remaining cards are dealt uniformly to its remaining slots, the current era's to the
+// stock too. Every sample is therefore a state some history consistent with the seat's
+// observations leads to; the choice among explanations is uniform per card, not weighted
+// by how many deals each explanation has (see docs/games/just4fun_colours.md).
 State State::determinize(int seat, Rng& rng) const {
-  State s = *this;
+  constexpr int kGroups = kMaxEras + 1;  // group 0: base hand; group 1 + e: drawn in era e
+  struct Event {
+    std::uint8_t player, group_or_colour, count;
+    bool add;  // slots filled by a draw (or the base hand), else one card played
+  };
+  std::array<Event, kMaxMoves * (kHandSize + 2) + kMaxPlayers> events;
+  int n_events = 0;
+  std::array<Counts, kMaxEras> pool{};
+  for (int c = 0; c < kColours; ++c)
+    pool[0][c] = static_cast<std::uint8_t>(kCardsPerColour - base_hand_[seat][c] - base_discard_[c] - drawn_[seat][0][c]);
+  for (int p = 0; p < players_; ++p)
+    if (p != seat) events[n_events++] = {static_cast<std::uint8_t>(p), 0, static_cast<std::uint8_t>(total(base_hand_[p])), true};
+  struct Collect {
+    const State& s;
+    int seat;
+    std::array<Counts, kMaxEras>& pool;
+    std::array<Event, kMaxMoves * (kHandSize + 2) + kMaxPlayers>& events;
+    int& n;
+    void play(int player, const Counts& cards, bool, const std::array<int, kFields>&) {
+      if (player == seat) return;
+      for (int c = 0; c < kColours; ++c)
+        for (int k = 0; k < cards[c]; ++k) events[n++] = {static_cast<std::uint8_t>(player), static_cast<std::uint8_t>(c), 1, false};
+    }
+    void draw(int player, int era, int count) {
+      if (player != seat) events[n++] = {static_cast<std::uint8_t>(player), static_cast<std::uint8_t>(1 + era), static_cast<std::uint8_t>(count), true};
+    }
+    void reshuffle(int era, const Counts& stock) {
+      for (int c = 0; c < kColours; ++c) pool[era][c] = static_cast<std::uint8_t>(stock[c] - s.drawn_[seat][era][c]);
+    }
+  };
+  replay_public(Collect{*this, seat, pool, events, n_events});
+
+  std::array<std::array<std::uint8_t, kGroups>, kMaxPlayers> slots{};
+  std::array<std::array<Counts, kGroups>, kMaxPlayers> received{};
+  auto era_of = [](int group) { return group == 0 ? 0 : group - 1; };
+  // Candidates are tried in a random order weighted by the pool's cards of that colour times
+  // the player's slots of that group. A search that exceeds its step budget restarts with
+  // fresh random choices and twice the budget, so it ends, and it finds a solution: with a
+  // large enough budget it is exhaustive, and the real history is one.
+  long budget = 8L * n_events + 64, steps = 0;
+  auto explain = [&](auto&& self, int i) -> int {  // 1 explained, 0 impossible, -1 out of budget
+    const int first = i;
+    for (; i < n_events && events[i].add; ++i) slots[events[i].player][events[i].group_or_colour] += events[i].count;
+    int explained = i == n_events ? 1 : 0;
+    if (!explained && ++steps > budget) explained = -1;
+    if (!explained) {
+      const Event& e = events[i];
+      const int colour = e.group_or_colour;
+      std::array<std::uint8_t, kGroups> candidates;
+      std::array<std::uint32_t, kGroups> weight;
+      int n = 0;
+      std::uint32_t sum = 0;
+      for (int g = 0; g < kGroups; ++g)
+        if (slots[e.player][g] > 0 && pool[era_of(g)][colour] > 0) {
+          candidates[n] = static_cast<std::uint8_t>(g);
+          sum += weight[n++] = std::uint32_t{slots[e.player][g]} * pool[era_of(g)][colour];
+        }
+      for (; n > 0 && explained == 0; --n) {
+        std::uint32_t r = rng.below(sum);
+        int pick = 0;
+        while (r >= weight[pick]) r -= weight[pick++];
+        const int g = candidates[pick];
+        sum -= weight[pick];
+        candidates[pick] = candidates[n - 1], weight[pick] = weight[n - 1];
+        --slots[e.player][g], --pool[era_of(g)][colour], ++received[e.player][g][colour];
+        explained = self(self, i + 1);
+        if (explained != 1) ++slots[e.player][g], ++pool[era_of(g)][colour], --received[e.player][g][colour];
+      }
+    }
+    if (explained != 1)
+      for (int k = first; k < i; ++k) slots[events[k].player][events[k].group_or_colour] -= events[k].count;
+    return explained;
+  };
+  for (int result = explain(explain, 0); result != 1; result = explain(explain, 0)) {
+    if (result == 0) throw NotationError("inconsistent position: no deal of the unseen cards explains the opponents' plays");
+    budget *= 2, steps = 0;
+  }
+
+  State d = *this;
   std::array<std::uint8_t, kCardsPerColour * kColours> cards;
-  auto shuffled_cards = [&](const Counts& pool) {
+  for (int e = 0; e <= era_; ++e) {
     int n = 0;
     for (int c = 0; c < kColours; ++c)
-      for (int k = 0; k < pool[c]; ++k) cards[n++] = static_cast<std::uint8_t>(c);
-    for (int i = n - 1; i > 0; --i) std::swap(cards[i], cards[rng.below(i + 1)]);
-    return n;
-  };
-  auto deal = [&](int& next, int count, Counts& into) {
-    for (int k = 0; k < count; ++k) ++into[cards[next++]];
-  };
-
-  if (!reshuffled_) {
-    Counts unseen{};
-    for (int c = 0; c < kColours; ++c) unseen[c] = static_cast<std::uint8_t>(kCardsPerColour - hand_[seat][c] - discard_[c]);
-    shuffled_cards(unseen);
+      for (int k = 0; k < pool[e][c]; ++k) cards[n++] = static_cast<std::uint8_t>(c);
+    for (int i = n - 1; i > 0; --i) std::swap(cards[i], cards[rng.below(static_cast<std::uint32_t>(i + 1))]);
     int next = 0;
     for (int p = 0; p < players_; ++p)
-      if (p != seat) {
-        s.hand_[p].fill(0);
-        deal(next, total(hand_[p]), s.hand_[p]);
-      }
-    s.stock_.fill(0);
-    deal(next, total(stock_), s.stock_);
-    return s;
+      for (int g = 0; g < kGroups; ++g)
+        if (p != seat && era_of(g) == e)
+          for (int k = 0; k < slots[p][g]; ++k) ++received[p][g][cards[next++]];
+    if (e == era_) {
+      d.stock_.fill(0);
+      while (next < n) ++d.stock_[cards[next++]];
+    }
   }
-
-  Counts pool_a{}, pool_b{};
-  for (int c = 0; c < kColours; ++c) {
-    pool_a[c] = static_cast<std::uint8_t>(kCardsPerColour - era_stock_[c] - era_hand_[seat][c]);
-    pool_b[c] = static_cast<std::uint8_t>(era_stock_[c] - era_drawn_[seat][c]);
-  }
-  std::array<int, kMaxPlayers> slots_a{}, slots_b{};
-  struct Demand {
-    int player, colour, played;
-  };
-  std::array<Demand, kMaxPlayers * kColours> demands{};
-  int n_demands = 0;
   for (int p = 0; p < players_; ++p) {
     if (p == seat) continue;
-    slots_a[p] = total(era_hand_[p]);
-    slots_b[p] = total(era_drawn_[p]);
-    for (int c = 0; c < kColours; ++c)
-      if (era_played_[p][c] > 0) demands[n_demands++] = {p, c, era_played_[p][c]};
+    d.base_hand_[p] = received[p][0];
+    for (int e = 0; e < kMaxEras; ++e) d.drawn_[p][e] = received[p][1 + e];
+    d.hand_[p].fill(0);
+    for (int g = 0; g < kGroups; ++g)  // the cards still in slots are the ones in hand now
+      for (int c = 0; c < kColours; ++c) d.hand_[p][c] += received[p][g][c];
   }
-  std::array<int, kMaxPlayers * kColours> from_a{};
-  // Depth-first over the demands; a solution exists because the real history is one.
-  auto attribute = [&](auto&& self, int i) -> bool {
-    if (i == n_demands) return true;
-    const Demand& d = demands[i];
-    const int hi = std::min({d.played, slots_a[d.player], static_cast<int>(pool_a[d.colour])});
-    const int lo = std::max(0, d.played - std::min(slots_b[d.player], static_cast<int>(pool_b[d.colour])));
-    std::array<double, kHandSize * 4 + 1> weight{};
-    double sum_weight = 0;
-    for (int x = lo; x <= hi; ++x) sum_weight += weight[x] = binomial(pool_a[d.colour], x) * binomial(pool_b[d.colour], d.played - x);
-    for (int tries = lo; tries <= hi && sum_weight > 0; ++tries) {
-      double r = rng.uniform() * sum_weight;
-      int x = -1;  // the value whose weight interval holds r (the last candidate if rounding overshoots)
-      for (int v = lo; v <= hi; ++v)
-        if (weight[v] > 0) {
-          x = v;
-          if (r < weight[v]) break;
-          r -= weight[v];
-        }
-      if (x < 0) break;
-      sum_weight -= weight[x];
-      weight[x] = 0;
-      const int y = d.played - x;
-      slots_a[d.player] -= x, pool_a[d.colour] -= x, slots_b[d.player] -= y, pool_b[d.colour] -= y;
-      from_a[i] = x;
-      if (self(self, i + 1)) return true;
-      slots_a[d.player] += x, pool_a[d.colour] += x, slots_b[d.player] += y, pool_b[d.colour] += y;
+  // Played cards were received too; take them back out of the hands.
+  struct Played {
+    std::array<Counts, kMaxPlayers>& hand;
+    int seat;
+    void play(int player, const Counts& cards, bool, const std::array<int, kFields>&) {
+      if (player != seat)
+        for (int c = 0; c < kColours; ++c) hand[player][c] -= cards[c];
     }
-    return false;
+    void draw(int, int, int) {}
+    void reshuffle(int, const Counts&) {}
   };
-  if (!attribute(attribute, 0))
-    throw NotationError("inconsistent position: the cards played since the last reshuffle cannot come from the opponents' hands");
-
-  for (int p = 0; p < players_; ++p)
-    if (p != seat) s.hand_[p].fill(0), s.era_hand_[p].fill(0), s.era_drawn_[p].fill(0);
-  for (int i = 0; i < n_demands; ++i) {
-    s.era_hand_[demands[i].player][demands[i].colour] += from_a[i];
-    s.era_drawn_[demands[i].player][demands[i].colour] += demands[i].played - from_a[i];
-  }
-  int next = 0;
-  shuffled_cards(pool_a);
-  for (int p = 0; p < players_; ++p)
-    if (p != seat) {
-      Counts dealt{};
-      deal(next, slots_a[p], dealt);
-      for (int c = 0; c < kColours; ++c) s.hand_[p][c] += dealt[c], s.era_hand_[p][c] += dealt[c];
-    }
-  next = 0;
-  shuffled_cards(pool_b);
-  for (int p = 0; p < players_; ++p)
-    if (p != seat) {
-      Counts dealt{};
-      deal(next, slots_b[p], dealt);
-      for (int c = 0; c < kColours; ++c) s.hand_[p][c] += dealt[c], s.era_drawn_[p][c] += dealt[c];
-    }
-  s.stock_.fill(0);
-  deal(next, total(stock_), s.stock_);
-  return s;
+  replay_public(Played{d.hand_, seat});
+  return d;
 }
 
 // Rollout policy: win at once if possible; otherwise prefer fields that extend the mover's
@@ -449,9 +518,8 @@ std::string State::action_to_string(Action action) const {
     if (action >= kColours) throw NotationError("chance outcome " + std::to_string(action) + " is not a colour");
     return std::string(1, kColourLetters[action]);
   }
-  if (action == kBlocked) return "blocked";
   if (action > kBlocked) throw NotationError("action " + std::to_string(action) + " does not exist in just4fun_colours");
-  return field_name(static_cast<int>(action));
+  return action_name(static_cast<int>(action));
 }
 
 Action State::parse_action(std::string_view text) const {
@@ -460,8 +528,7 @@ Action State::parse_action(std::string_view text) const {
     throw NotationError("'" + std::string(text) + "' is not a card colour; a draw is one of R O Y G B P");
   }
   if (text == "blocked") return kBlocked;
-  if (text.size() == 2 && text[0] >= 'a' && text[0] < 'a' + kSide && text[1] >= '1' && text[1] < '1' + kSide)
-    return static_cast<Action>((text[1] - '1') * kSide + (text[0] - 'a'));
+  if (const Action field = field_index(text); field < kBlocked) return field;
   throw NotationError("'" + std::string(text) + "' is not a just4fun_colours move; expected a field a1..f6 or 'blocked'");
 }
 
@@ -480,52 +547,66 @@ std::string board_text(const std::array<std::uint8_t, kFields>& height, const st
 }
 
 template <class Item>
-std::string join_players(int players, Item item) {
+std::string join(int n, const char* separator, Item item) {
   std::string s;
-  for (int p = 0; p < players; ++p) s += (p ? "," : "") + item(p);
+  for (int i = 0; i < n; ++i) s += (i ? separator : "") + item(i);
   return s;
 }
 
+// "?n" stands for n cards the reader may not see.
+int hidden_count(std::string_view v, std::string_view what) {
+  if (v.empty() || v[0] != '?') throw NotationError(std::string(what) + ": expected ?<count> for another seat's cards, got '" + std::string(v) + "'");
+  return text::to_int(v.substr(1), 0, kCardsPerColour * kColours, what);
+}
+
+// Any cards, `n` of them, at most 10 per colour: a placeholder that determinize() replaces.
+Counts filler(int n) {
+  Counts c{};
+  for (int colour = 0; colour < kColours && n > 0; ++colour) n -= c[colour] = static_cast<std::uint8_t>(std::min(n, kCardsPerColour));
+  return c;
+}
+
+constexpr std::initializer_list<const char*> kKeys = {"seat", "players", "line", "start", "draws", "board", "hands", "stock", "discard", "supply", "boxed",
+                                                      "base_hands", "base_stock", "base_discard", "moves", "revealed", "drawn"};
+constexpr std::initializer_list<const char*> kHistoryKeys = {"base_hands", "base_stock", "base_discard", "moves", "revealed", "drawn"};
+
 }  // namespace
 
-std::string State::to_string() const {
+std::string State::to_string() const { return write(-1); }
+std::string State::view_string(int seat) const { return write(seat); }
+
+std::string State::write(int seat) const {
+  const bool full = seat < 0;
+  auto cards = [&](int p, const Counts& c) { return full || p == seat ? hand_text(c) : "?" + std::to_string(total(c)); };
+  auto player_list = [&](auto item) { return join(players_, ",", item); };
   std::ostringstream out;
-  out << kName << " players=" << int{players_} << " line=" << int{line_length_} << " start=" << int{start_}
-      << " draws=" << int{pending_draws_} << " board=" << board_text(height_, top_)
-      << " hands=" << join_players(players_, [&](int p) { return hand_text(hand_[p]); })
-      << " stock=" << counts_text(stock_) << " discard=" << counts_text(discard_)
-      << " supply=" << join_players(players_, [&](int p) { return std::to_string(supply_[p]); })
-      << " boxed=" << join_players(players_, [&](int p) { return std::to_string(boxed_[p]); });
-  if (reshuffled_)
-    out << " era_stock=" << counts_text(era_stock_)
-        << " era_hands=" << join_players(players_, [&](int p) { return counts_text(era_hand_[p]); })
-        << " era_drawn=" << join_players(players_, [&](int p) { return counts_text(era_drawn_[p]); })
-        << " era_played=" << join_players(players_, [&](int p) { return counts_text(era_played_[p]); });
+  out << kName;
+  if (!full) out << " seat=" << seat;
+  out << " players=" << int{players_} << " line=" << int{line_length_} << " start=" << int{start_} << " draws=" << int{pending_draws_}
+      << " board=" << board_text(height_, top_) << " hands=" << player_list([&](int p) { return cards(p, hand_[p]); })
+      << " stock=" << (full ? counts_text(stock_) : "?" + std::to_string(total(stock_))) << " discard=" << counts_text(discard_)
+      << " supply=" << player_list([&](int p) { return std::to_string(supply_[p]); })
+      << " boxed=" << player_list([&](int p) { return std::to_string(boxed_[p]); });
+  if (n_moves_ == 0) return out.str();
+  out << " base_hands=" << player_list([&](int p) { return cards(p, base_hand_[p]); }) << " base_stock=" << int{base_stock_}
+      << " base_discard=" << counts_text(base_discard_)
+      << " moves=" << join(n_moves_, ".", [&](int i) { return action_name(moves_[i]); })
+      << " revealed=" << (n_revealed_ ? join(n_revealed_, ",", [&](int i) { return hand_text(revealed_[i]); }) : "-")
+      << " drawn=" << join(players_, "/", [&](int p) {
+           return full || p == seat ? join(era_ + 1, ";", [&](int e) { return counts_text(drawn_[p][e]); }) : std::string("?");
+         });
   return out.str();
 }
 
-std::string State::view_string(int seat) const {
-  auto hidden = [&](int p, const Counts& c, auto show) { return p == seat ? show(c) : "?" + std::to_string(total(c)); };
-  std::ostringstream out;
-  out << kName << " seat=" << seat << " players=" << int{players_} << " line=" << int{line_length_}
-      << " start=" << int{start_} << " draws=" << int{pending_draws_} << " board=" << board_text(height_, top_)
-      << " hands=" << join_players(players_, [&](int p) { return hidden(p, hand_[p], hand_text); })
-      << " stock=?" << total(stock_) << " discard=" << counts_text(discard_)
-      << " supply=" << join_players(players_, [&](int p) { return std::to_string(supply_[p]); })
-      << " boxed=" << join_players(players_, [&](int p) { return std::to_string(boxed_[p]); });
-  if (reshuffled_)
-    out << " era_stock=" << counts_text(era_stock_)
-        << " era_hands=" << join_players(players_, [&](int p) { return hidden(p, era_hand_[p], counts_text); })
-        << " era_drawn=" << join_players(players_, [&](int p) { return hidden(p, era_drawn_[p], counts_text); })
-        << " era_played=" << join_players(players_, [&](int p) { return counts_text(era_played_[p]); });
-  return out.str();
-}
-
-State State::from_string(std::string_view text) {
-  const auto fields = parse_fields(text, {"players", "line", "start", "draws", "board", "hands", "stock", "discard",
-                                          "supply", "boxed", "era_stock", "era_hands", "era_drawn", "era_played"});
+// Reads a full state (view false) or a seat view (view true: other seats' cards are
+// "?count" and get placeholders of that size; from_view() replaces them by a sample).
+State State::parse(std::string_view text, bool view, int& seat) {
+  const auto fields = parse_fields(text, kKeys);
+  if (view != (fields.count("seat") > 0)) throw NotationError(view ? "missing field 'seat' of a seat view" : "unknown field 'seat' in a full state");
   State s;
   s.players_ = static_cast<std::uint8_t>(text::to_int(require(fields, "players"), 2, 4, "players"));
+  seat = view ? text::to_int(require(fields, "seat"), 0, s.players_ - 1, "seat") : -1;
+  auto visible = [&](int p) { return !view || p == seat; };
   s.line_length_ = static_cast<std::uint8_t>(text::to_int(require(fields, "line"), 4, 5, "line"));
   s.start_ = static_cast<std::uint8_t>(text::to_int(require(fields, "start"), 0, s.players_ - 1, "start"));
   s.pending_draws_ = static_cast<std::uint8_t>(text::to_int(require(fields, "draws"), 0, kHandSize, "draws"));
@@ -547,23 +628,55 @@ State State::from_string(std::string_view text) {
     }
   }
   s.recompute_bitboards();
-  parse_per_player(require(fields, "hands"), s.players_, "hands", [&](int p, std::string_view v) { s.hand_[p] = parse_hand(v, "hands"); });
-  s.stock_ = parse_counts(require(fields, "stock"), "stock");
+  auto read_hands = [&](const char* key, std::array<Counts, kMaxPlayers>& into) {
+    parse_per_player(require(fields, key), s.players_, key,
+                     [&](int p, std::string_view v) { into[p] = visible(p) ? parse_hand(v, key) : filler(hidden_count(v, key)); });
+  };
+  read_hands("hands", s.hand_);
+  s.stock_ = view ? filler(hidden_count(require(fields, "stock"), "stock")) : parse_counts(require(fields, "stock"), "stock");
   s.discard_ = parse_counts(require(fields, "discard"), "discard");
   parse_per_player(require(fields, "supply"), s.players_, "supply",
                    [&](int p, std::string_view v) { s.supply_[p] = static_cast<std::uint8_t>(text::to_int(v, 0, kStonesPerPlayer, "supply")); });
   parse_per_player(require(fields, "boxed"), s.players_, "boxed",
                    [&](int p, std::string_view v) { s.boxed_[p] = static_cast<std::uint8_t>(text::to_int(v, 0, kStonesPerPlayer, "boxed")); });
-  if (fields.count("era_stock")) {
-    s.reshuffled_ = true;
-    s.era_stock_ = parse_counts(require(fields, "era_stock"), "era_stock");
-    parse_per_player(require(fields, "era_hands"), s.players_, "era_hands", [&](int p, std::string_view v) { s.era_hand_[p] = parse_counts(v, "era_hands"); });
-    parse_per_player(require(fields, "era_drawn"), s.players_, "era_drawn", [&](int p, std::string_view v) { s.era_drawn_[p] = parse_counts(v, "era_drawn"); });
-    parse_per_player(require(fields, "era_played"), s.players_, "era_played", [&](int p, std::string_view v) { s.era_played_[p] = parse_counts(v, "era_played"); });
+
+  const int history_keys = static_cast<int>(std::count_if(kHistoryKeys.begin(), kHistoryKeys.end(), [&](const char* k) { return fields.count(k) > 0; }));
+  if (history_keys == 0) {
+    s.start_history();
   } else {
-    for (const char* key : {"era_hands", "era_drawn", "era_played"})
-      if (fields.count(key)) throw NotationError(std::string("field '") + key + "' needs era_stock");
+    for (const char* key : kHistoryKeys) require(fields, key);
+    read_hands("base_hands", s.base_hand_);
+    s.base_stock_ = static_cast<std::uint8_t>(text::to_int(require(fields, "base_stock"), 0, kCardsPerColour * kColours, "base_stock"));
+    s.base_discard_ = parse_counts(require(fields, "base_discard"), "base_discard");
+    const auto moves = text::split(require(fields, "moves"), '.');
+    if (moves.size() > static_cast<std::size_t>(kMaxMoves)) throw NotationError("moves: more than 80 moves");
+    for (std::string_view m : moves) {
+      const Action a = m == "blocked" ? kBlocked : field_index(m);
+      if (a > kBlocked) throw NotationError("moves: '" + std::string(m) + "' is not a field a1..f6 or 'blocked'");
+      s.moves_[s.n_moves_++] = static_cast<std::uint8_t>(a);
+    }
+    if (require(fields, "revealed") != "-")
+      for (std::string_view h : text::split(require(fields, "revealed"), ',')) {
+        if (s.n_revealed_ == kMaxRevealed) throw NotationError("revealed: too many hands");
+        s.revealed_[s.n_revealed_++] = parse_hand(h, "revealed");
+      }
+    const auto drawn = text::split(require(fields, "drawn"), '/');
+    if (static_cast<int>(drawn.size()) != s.players_) throw NotationError("drawn: expected one entry per player, separated by '/'");
+    int eras = -1;
+    for (int p = 0; p < s.players_; ++p) {
+      if (!visible(p)) {
+        if (drawn[p] != "?") throw NotationError("drawn: another seat's draws are written '?'");
+        continue;
+      }
+      const auto per_era = text::split(drawn[p], ';');
+      if (eras >= 0 && static_cast<int>(per_era.size()) != eras) throw NotationError("drawn: every player lists the same number of eras");
+      eras = static_cast<int>(per_era.size());
+      if (eras > kMaxEras) throw NotationError("drawn: too many eras");
+      for (int e = 0; e < eras; ++e) s.drawn_[p][e] = parse_counts(per_era[e], "drawn");
+    }
+    s.era_ = static_cast<std::uint8_t>(eras - 1);
   }
+
   // Derived: who owns a winning line, whose turn it is, and whether the game is over. While
   // the mover draws, after a win and once all stones are used, current_ is the last mover.
   for (int p = 0; p < s.players_; ++p) {
@@ -580,6 +693,12 @@ State State::from_string(std::string_view text) {
   const bool last_mover = s.pending_draws_ > 0 || !stones_left || s.winner_ >= 0;
   s.current_ = static_cast<std::uint8_t>((s.start_ + turns - (last_mover ? 1 : 0) + s.players_) % s.players_);
   s.finished_ = s.winner_ < 0 && s.pending_draws_ == 0 && !stones_left;
+  return s;
+}
+
+State State::from_string(std::string_view text) {
+  int seat;
+  State s = parse(text, false, seat);
   s.validate();
   return s;
 }
@@ -624,101 +743,114 @@ void State::validate() const {
   if (pending_draws_ > 0 && turns_by_count == 0) fail("draws: nobody has played yet");
   if (boxed > 0 && stones_on_board < kMinStonesForBlocked)
     fail("a stone can only be boxed on a blocked turn, which needs at least 42 stones on the board (§14)");
-  if (!reshuffled_) return;
-  Counts drawn{}, played{};
-  for (int p = 0; p < players_; ++p)
-    for (int c = 0; c < kColours; ++c) {
-      if (era_hand_[p][c] + era_drawn_[p][c] != hand_[p][c] + era_played_[p][c])
-        fail("player " + std::to_string(p) + ": hand at the reshuffle + drawn since must equal hand + played since");
-      drawn[c] += era_drawn_[p][c];
-      played[c] += era_played_[p][c];
+
+  // The history since the base must lead to this position.
+  struct CheckRevealed {
+    void play(int player, const Counts& cards, bool blocked, const std::array<int, kFields>& height) {
+      if (!blocked) return;
+      if (total(cards) != kHandSize)
+        throw NotationError("inconsistent position: a blocked turn shows a hand of 7 cards, seat " + std::to_string(player) + " showed " + std::to_string(total(cards)));
+      for (int f = 0; f < kFields; ++f)
+        if (cards[kMap[f]] > height[f])
+          throw NotationError("inconsistent position: seat " + std::to_string(player) + " was blocked but could place on " + field_name(f));
     }
+    void draw(int, int, int) {}
+    void reshuffle(int, const Counts&) {}
+  };
+  PublicHistory h = replay_public(CheckRevealed{});
+  if (h.era != era_) fail("drawn: " + std::to_string(era_ + 1) + " eras listed, the moves give " + std::to_string(h.era + 1));
+  if (h.stock_size != total(stock_) || h.discard != discard_) fail("the moves since the base do not lead to this stock and discard pile");
   for (int c = 0; c < kColours; ++c) {
-    if (era_stock_[c] != stock_[c] + drawn[c]) fail("the stock at the reshuffle must equal the stock now plus the cards drawn since");
-    if (discard_[c] != played[c]) fail("the discard pile must equal the cards played since the reshuffle");
+    int unseen_at_base = kCardsPerColour - base_discard_[c];
+    for (int p = 0; p < players_; ++p) unseen_at_base -= base_hand_[p][c];
+    if (unseen_at_base < 0) fail(std::string("base: more than 10 cards of colour ") + kColourLetters[c]);
+    h.pool[0][c] = static_cast<std::uint8_t>(unseen_at_base);
   }
+  if (total(h.pool[0]) != base_stock_) fail("base_stock: the base hands and discard leave " + std::to_string(total(h.pool[0])) + " cards for the stock");
+  for (int p = 0; p < players_; ++p) {
+    for (int c = 0; c < kColours; ++c) {
+      int held = base_hand_[p][c] - h.played[p][c];
+      for (int e = 0; e <= era_; ++e) held += drawn_[p][e][c];
+      if (held != hand_[p][c]) fail("seat " + std::to_string(p) + ": base hand + drawn - played must equal the hand");
+    }
+    for (int e = 0; e < kMaxEras; ++e)
+      if (total(drawn_[p][e]) != (e <= era_ ? h.draws[p][e] : 0))
+        fail("drawn: seat " + std::to_string(p) + " drew " + std::to_string(h.draws[p][e]) + " cards in era " + std::to_string(e) + " by the moves");
+  }
+  for (int e = 0; e <= era_; ++e)
+    for (int c = 0; c < kColours; ++c) {
+      int left = h.pool[e][c];
+      for (int p = 0; p < players_; ++p) left -= drawn_[p][e][c];
+      if (left < 0 || left != (e == era_ ? stock_[c] : 0))
+        fail("drawn: the cards drawn in era " + std::to_string(e) + " do not match that era's stock");
+    }
+  validate_draw_order();
+}
+
+// The counts can add up while the order cannot: a card played before the draw that brought
+// it. Each player's draws within an era may have come in any order, so for each player it
+// suffices that some order explains every play: by each play, the colours it needs beyond
+// what the player held when the era (or its hand after a blocked turn) began fit into the
+// cards drawn so far in it. A blocked turn fixes the hand exactly, and empties it.
+void State::validate_draw_order() const {
+  struct Segment {
+    Counts carry{}, available{}, played{};
+    int drawn = 0;
+  };
+  struct Check {
+    const State& s;
+    std::array<Segment, kMaxPlayers> seg{};
+    std::array<int, kMaxPlayers> era{};
+    [[noreturn]] static void fail(int player, const std::string& why) {
+      throw NotationError("impossible history: seat " + std::to_string(player) + " " + why);
+    }
+    void enter_era(int player, int e) {
+      Segment& g = seg[player];
+      for (int c = 0; c < kColours; ++c) g.carry[c] = static_cast<std::uint8_t>(g.carry[c] + g.available[c] - g.played[c]);
+      g.available = s.drawn_[player][e];
+      g.played.fill(0);
+      g.drawn = 0;
+      era[player] = e;
+    }
+    void play(int player, const Counts& cards, bool blocked, const std::array<int, kFields>&) {
+      Segment& g = seg[player];
+      int needed = 0;
+      for (int c = 0; c < kColours; ++c) {
+        g.played[c] += cards[c];
+        const int need = std::max(0, g.played[c] - g.carry[c]);
+        if (need > g.available[c]) fail(player, "plays more " + std::string(1, kColourLetters[c]) + " than it held and drew in the era");
+        needed += need;
+      }
+      if (needed > g.drawn) fail(player, "plays cards it had not drawn yet");
+      if (!blocked) return;
+      for (int c = 0; c < kColours; ++c) {  // the first g.drawn cards of the segment were exactly these
+        const int first = g.played[c] - g.carry[c];
+        if (first < 0) fail(player, "held more cards than it showed on a blocked turn");
+        g.available[c] = static_cast<std::uint8_t>(g.available[c] - first);
+      }
+      g.carry.fill(0), g.played.fill(0), g.drawn = 0;
+    }
+    void draw(int player, int e, int count) {
+      if (e != era[player]) enter_era(player, e);
+      seg[player].drawn += count;
+    }
+    void reshuffle(int, const Counts&) {}
+  };
+  Check check{*this};
+  for (int p = 0; p < players_; ++p) {
+    check.seg[p].carry = base_hand_[p];
+    check.seg[p].available = drawn_[p][0];
+  }
+  replay_public(check);
 }
 
 State State::from_view(std::string_view text) {
-  const auto fields = parse_fields(text, {"seat", "players", "line", "start", "draws", "board", "hands", "stock", "discard",
-                                          "supply", "boxed", "era_stock", "era_hands", "era_drawn", "era_played"});
-  const int players = text::to_int(require(fields, "players"), 2, 4, "players");
-  const int seat = text::to_int(require(fields, "seat"), 0, players - 1, "seat");
-  // Rebuild a full-state text with the hidden parts filled by any cards of the right sizes,
-  // then let determinize() replace them with a consistent sample.
-  auto hidden_size = [](std::string_view v, std::string_view what) {
-    if (v.empty() || v[0] != '?') throw NotationError(std::string(what) + ": another seat's cards are written ?<count>");
-    return text::to_int(v.substr(1), 0, kCardsPerColour * kColours, what);
-  };
-  std::map<std::string, std::string> full = fields;
-  full.erase("seat");
-  std::array<Counts, kMaxPlayers> hands{};
-  parse_per_player(require(fields, "hands"), players, "hands", [&](int p, std::string_view v) {
-    if (p == seat) hands[p] = parse_hand(v, "hands");
-  });
-  const Counts discard = parse_counts(require(fields, "discard"), "discard");
-  Counts unseen{};
-  for (int c = 0; c < kColours; ++c) {
-    const int n = kCardsPerColour - hands[seat][c] - discard[c];
-    if (n < 0) throw NotationError(std::string("inconsistent view: more than 10 cards of colour ") + kColourLetters[c]);
-    unseen[c] = static_cast<std::uint8_t>(n);
-  }
-  int next_colour = 0;
-  auto take = [&](int count, std::string_view what) {
-    Counts out{};
-    for (int k = 0; k < count; ++k) {
-      while (next_colour < kColours && unseen[next_colour] == 0) ++next_colour;
-      if (next_colour == kColours) throw NotationError(std::string("inconsistent view: too few unseen cards for ") + std::string(what));
-      --unseen[next_colour];
-      ++out[next_colour];
-    }
-    return out;
-  };
-  std::string hands_text;
-  parse_per_player(require(fields, "hands"), players, "hands", [&](int p, std::string_view v) {
-    hands_text += (p ? "," : "") + (p == seat ? std::string(v) : hand_text(take(hidden_size(v, "hands"), "hands")));
-  });
-  full["hands"] = hands_text;
-  full["stock"] = counts_text(take(hidden_size(require(fields, "stock"), "stock"), "stock"));
-  // Other seats' private era counts: only their sizes matter to determinize(); fill them so
-  // that the bookkeeping identities hold, determinize() overwrites them.
-  if (fields.count("era_stock")) {
-    for (const char* key : {"era_hands", "era_drawn"}) {
-      std::string out;
-      parse_per_player(require(fields, key), players, key, [&](int p, std::string_view v) {
-        if (p == seat) {
-          out += (p ? "," : "") + std::string(v);
-          return;
-        }
-        Counts c{};
-        for (int left = hidden_size(v, key), colour = 0; left > 0 && colour < kColours; ++colour) {
-          c[colour] = static_cast<std::uint8_t>(std::min(left, kCardsPerColour));
-          left -= c[colour];
-        }
-        out += (p ? "," : "") + counts_text(c);
-      });
-      full[key] = out;
-    }
-  }
-  // Validation of the era identities is deferred to the sample: parse without them first.
-  State placeholder;
-  {
-    std::string without_era = kName;
-    for (const auto& [key, value] : full)
-      if (key.rfind("era_", 0) != 0) without_era += " " + key + "=" + value;
-    placeholder = from_string(without_era);
-  }
-  if (fields.count("era_stock")) {
-    placeholder.reshuffled_ = true;
-    placeholder.era_stock_ = parse_counts(full["era_stock"], "era_stock");
-    parse_per_player(full["era_hands"], players, "era_hands", [&](int p, std::string_view v) { placeholder.era_hand_[p] = parse_counts(v, "era_hands"); });
-    parse_per_player(full["era_drawn"], players, "era_drawn", [&](int p, std::string_view v) { placeholder.era_drawn_[p] = parse_counts(v, "era_drawn"); });
-    parse_per_player(full["era_played"], players, "era_played", [&](int p, std::string_view v) { placeholder.era_played_[p] = parse_counts(v, "era_played"); });
-  }
+  int seat;
+  const State placeholder = parse(text, true, seat);
   Rng rng(0);
-  State state = placeholder.determinize(seat, rng);
-  state.validate();
-  return state;
+  State s = placeholder.determinize(seat, rng);
+  s.validate();
+  return s;
 }
 
 std::string State::render(int seat) const {

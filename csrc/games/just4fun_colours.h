@@ -187,7 +187,7 @@ class State {
   int pending_draws() const { return pending_draws_; }
   int start_player() const { return start_; }
   int turns_played() const;
-  bool reshuffled() const { return reshuffled_; }
+  int reshuffles_since_base() const { return era_; }
   // §7.2: A(p) and B(p) of the largest area (ties between areas: the one with most stones).
   std::pair<int, int> area_score(int seat) const;
 
@@ -212,7 +212,7 @@ class State {
     const int cost = height_[field] + 1;  // §5.2.2: exactly height + 1 cards
     hand_[current_][colour] -= cost;
     discard_[colour] += cost;
-    if (reshuffled_) era_played_[current_][colour] += cost;
+    moves_[n_moves_++] = static_cast<std::uint8_t>(field);
     const Bitboard bit = Bitboard{1} << field;
     if (top_[field] >= 0) owned_[top_[field]] &= ~bit;
     top_[field] = static_cast<std::int8_t>(current_);
@@ -227,9 +227,10 @@ class State {
   }
 
   void play_blocked() {  // §6.2
+    moves_[n_moves_++] = static_cast<std::uint8_t>(kBlocked);
+    revealed_[n_revealed_++] = hand_[current_];
     for (int c = 0; c < kColours; ++c) {
       discard_[c] += hand_[current_][c];
-      if (reshuffled_) era_played_[current_][c] += hand_[current_][c];
       hand_[current_][c] = 0;
     }
     pending_draws_ = kHandSize;
@@ -241,11 +242,25 @@ class State {
     if (sum(stock_) == 0) reshuffle();
     --stock_[colour];
     ++hand_[current_][colour];
-    if (reshuffled_) ++era_drawn_[current_][colour];
+    ++drawn_[current_][era_][colour];
     if (--pending_draws_ == 0) end_turn();
+    // A position read in the middle of a turn's draws has no decision in its history yet:
+    // it stays the base until the turn is complete, so the history starts with a decision.
+    if (n_moves_ == 0) start_history();
   }
 
-  void reshuffle();
+  void reshuffle() {  // §6.1.4, §11.7: the whole discard pile becomes the stock
+    stock_ = discard_;
+    discard_.fill(0);
+    ++era_;
+  }
+
+  // Replays the public history from the base (see the .cpp); `visit` sees every play, draw
+  // and reshuffle in order.
+  struct PublicHistory;
+  template <class Visitor>
+  PublicHistory replay_public(Visitor&& visit) const;
+  void start_history();  // makes the current position the base
 
   void end_turn() {  // §6.3
     for (int p = 0; p < players_; ++p)
@@ -267,6 +282,9 @@ class State {
 
   void recompute_bitboards();
   void validate() const;  // throws NotationError naming the broken invariant
+  void validate_draw_order() const;
+  static State parse(std::string_view text, bool view, int& seat);
+  std::string write(int seat) const;  // seat -1: the full state; otherwise that seat's view
 
   std::uint8_t players_ = 2;
   std::uint8_t line_length_ = 4;
@@ -275,7 +293,6 @@ class State {
   std::uint8_t pending_draws_ = 0;  // > 0: a chance node, the current player draws a card
   std::int8_t winner_ = -1;
   bool finished_ = false;  // all stones used: area scoring (§7.2)
-  bool reshuffled_ = false;
   std::array<std::uint8_t, kFields> height_{};
   std::array<std::int8_t, kFields> top_{};  // owner of the top stone, -1 when empty
   // Caches of height_ and top_ for move generation and the win check.
@@ -286,14 +303,25 @@ class State {
   Counts discard_{};
   std::array<std::uint8_t, kMaxPlayers> supply_{};
   std::array<std::uint8_t, kMaxPlayers> boxed_{};
-  // Since the last reshuffle (the "era"; all zero before the first one): what each seat may
-  // deduce about the stock. The stock's composition at the reshuffle is public; each
-  // player's hand at that moment and the cards drawn since are private to that player; the
-  // cards played since are public. determinize() needs exactly these.
-  Counts era_stock_{};
-  std::array<Counts, kMaxPlayers> era_hand_{};
-  std::array<Counts, kMaxPlayers> era_drawn_{};
-  std::array<Counts, kMaxPlayers> era_played_{};
+  // The history since the base position (the deal, or a position read without history):
+  // what determinize() needs to deal the hidden cards consistently with all a seat saw.
+  // Public: the base discard and stock size, the base hand sizes, the moves, the hands shown
+  // by blocked turns. Private to each player: its base hand and what it drew in each era
+  // (an era ends when a reshuffle starts the next).
+  static constexpr int kMaxMoves = kStonesPerPlayer * kMaxPlayers;       // a turn uses a stone
+  static constexpr int kMaxRevealed = kMaxMoves - kMinStonesForBlocked;  // §14
+  // A reshuffle finds at most 27 cards in hands, so every era after the first two starts
+  // with at least 33 cards, and a game draws at most 80 * 7 cards after the deal.
+  static constexpr int kMaxEras = 2 + kMaxMoves * kHandSize / 33;
+  Counts base_discard_{};
+  std::uint8_t base_stock_ = 0;
+  std::uint8_t era_ = 0;
+  std::uint8_t n_moves_ = 0;
+  std::uint8_t n_revealed_ = 0;
+  std::array<Counts, kMaxPlayers> base_hand_{};
+  std::array<std::uint8_t, kMaxMoves> moves_{};  // a field, or kBlocked
+  std::array<Counts, kMaxRevealed> revealed_{};
+  std::array<std::array<Counts, kMaxEras>, kMaxPlayers> drawn_{};
 };
 
 static_assert(Game<State>);
