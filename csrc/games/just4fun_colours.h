@@ -98,7 +98,6 @@ class State {
   static State from_view(std::string_view text);
 
   int num_players() const { return players_; }
-  int line_length() const { return line_length_; }
   bool is_terminal() const { return winner_ >= 0 || finished_; }
   int current_player() const {
     if (is_terminal()) return kTerminalPlayer;
@@ -175,19 +174,7 @@ class State {
   std::string view_string(int seat) const;
   std::string render(int seat) const;  // seat -1 shows every hand
 
-  // Read access for tests, bindings and evaluation.
-  int height(int field) const { return height_[field]; }
-  int owner(int field) const { return top_[field]; }
-  const Counts& hand(int seat) const { return hand_[seat]; }
-  const Counts& stock() const { return stock_; }
-  const Counts& discard() const { return discard_; }
-  int supply(int seat) const { return supply_[seat]; }
-  int boxed(int seat) const { return boxed_[seat]; }
-  int winner() const { return winner_; }
-  int pending_draws() const { return pending_draws_; }
-  int start_player() const { return start_; }
   int turns_played() const;
-  int reshuffles_since_base() const { return era_; }
   // §7.2: A(p) and B(p) of the largest area (ties between areas: the one with most stones).
   std::pair<int, int> area_score(int seat) const;
 
