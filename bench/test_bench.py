@@ -1,8 +1,7 @@
 """pytest-benchmark versions of the figures in bench/run.py: ``pytest bench/``."""
 
-import pytest
-
 import kibitz
+import pytest
 
 pytest.importorskip("pytest_benchmark")
 

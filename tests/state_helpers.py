@@ -6,7 +6,6 @@ from __future__ import annotations
 import random
 
 
-
 def enumerate_perft(s, depth: int, play_last: bool = True) -> int:
     """Leaves after `depth` plies (a decision and a chance outcome are one ply each; a game that
     ends earlier is one leaf), enumerated with is_terminal, legal_actions, clone and apply.

@@ -11,7 +11,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from kibitz.cli import main
 from kibitz.match import GameRecord
 

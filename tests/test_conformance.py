@@ -20,9 +20,8 @@ import collections
 import math
 import random
 
-import pytest
-
 import kibitz
+import pytest
 
 # game-independent helpers that go through the public State API only
 from state_helpers import enumerate_perft, lasting_actions, random_outcome

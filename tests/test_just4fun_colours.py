@@ -16,10 +16,8 @@ import random
 import subprocess
 import sys
 
-import pytest
-
 import kibitz
-
+import pytest
 from j4fc_reference import (
     BLOCKED,
     DIRECTIONS,

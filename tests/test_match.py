@@ -7,9 +7,8 @@ import json
 import math
 from collections import Counter
 
-import pytest
-
 import kibitz
+import pytest
 from kibitz.match import (
     Z_95,
     GameRecord,

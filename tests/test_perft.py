@@ -14,10 +14,8 @@ import functools
 import math
 from itertools import product
 
-import pytest
-
 import kibitz
-
+import pytest
 from j4fc_reference import (
     GAME,
     MAP,
@@ -28,7 +26,12 @@ from j4fc_reference import (
     parse_counts,
     position,
 )
-from state_helpers import enumerate_perft, lasting_actions, random_outcome, same_outcomes
+from state_helpers import (
+    enumerate_perft,
+    lasting_actions,
+    random_outcome,
+    same_outcomes,
+)
 
 GAMES = {p: kibitz.Game(GAME, players=p) for p in (2, 3, 4)}
 # positions are written with the hands in the engine order, so that `load` can check the round trip

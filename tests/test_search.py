@@ -10,11 +10,9 @@ import json
 import math
 import random
 
-import pytest
-
 import kibitz
+import pytest
 from kibitz import SearchParams
-
 from state_helpers import lasting_actions, random_outcome
 
 GAME = "just4fun_colours"

@@ -11,7 +11,16 @@ True
 
 from kibitz.bots import Bot, GreedyBot, RandomBot, SearchBot, make_bot, parse_spec
 from kibitz.errors import IllegalMoveError, NotationError, OptionError, UnknownGameError
-from kibitz.game import CHANCE, TERMINAL, ActionStat, Game, SearchResult, State, View, games
+from kibitz.game import (
+    CHANCE,
+    TERMINAL,
+    ActionStat,
+    Game,
+    SearchResult,
+    State,
+    View,
+    games,
+)
 from kibitz.match import GameRecord, MatchResult, play_game, replay, run_match
 from kibitz.params import SearchParams
 

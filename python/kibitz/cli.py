@@ -24,7 +24,14 @@ from rich.console import Console
 
 from kibitz.errors import IllegalMoveError, NotationError, OptionError, UnknownGameError
 from kibitz.game import CHANCE, Game, State, View, games
-from kibitz.match import GameRecord, play_bots, read_records, replay, run_match, seat_bots
+from kibitz.match import (
+    GameRecord,
+    play_bots,
+    read_records,
+    replay,
+    run_match,
+    seat_bots,
+)
 
 DEFAULT_PLAY_BOTS = ["ismcts:iterations=2000", "ismcts:iterations=2000"]
 

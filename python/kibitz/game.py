@@ -38,7 +38,7 @@ class Game:
     unknown option or a bad value.
     """
 
-    def __init__(self, name: str, players: int | None = None, **options: Any) -> None:
+    def __init__(self, name: str, players: int | str | None = None, **options: Any) -> None:
         self._info = _core.find_game(name)
         opts = {key: str(value) for key, value in options.items()}
         if players is not None:

@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from rich import box
 from rich.console import Console
@@ -161,8 +161,8 @@ def play_bots(
 
 def _bot_action(state: State, seat: int, bot: Bot, label: str) -> int:
     """The legal action id the bot at ``seat`` chooses."""
-    sees_everything = getattr(bot, "sees_everything", False)
-    move = bot.act(state if sees_everything else state.view(seat))
+    # Only a bot that declares sees_everything (the perfect-information baseline) gets the full state.
+    move = cast(Any, bot).act(state) if getattr(bot, "sees_everything", False) else bot.act(state.view(seat))
     try:
         action = state.parse_move(move)
     except NotationError as err:
