@@ -373,8 +373,10 @@ State State::determinize(int seat, Rng& rng) const {
   auto era_of = [](int group) { return group == 0 ? 0 : group - 1; };
   // Candidates are tried in a random order weighted by the pool's cards of that colour times
   // the player's slots of that group. A search that exceeds its step budget restarts with
-  // fresh random choices and twice the budget, so it ends, and it finds a solution: with a
-  // large enough budget it is exhaustive, and the real history is one.
+  // fresh random choices and twice the budget. For a state reached by play the real history
+  // is a solution, found in well under kMaxSteps; a hand-written position whose history no
+  // deal explains is refused instead of searched for ever.
+  constexpr long kMaxSteps = 1L << 22;
   long budget = 8L * n_events + 64, steps = 0;
   auto explain = [&](auto&& self, int i) -> int {  // 1 explained, 0 impossible, -1 out of budget
     const int first = i;
@@ -410,7 +412,8 @@ State State::determinize(int seat, Rng& rng) const {
     return explained;
   };
   for (int result = explain(explain, 0); result != 1; result = explain(explain, 0)) {
-    if (result == 0) throw NotationError("inconsistent position: no deal of the unseen cards explains the opponents' plays");
+    if (result == 0 || budget > kMaxSteps)
+      throw NotationError("inconsistent position: no deal of the unseen cards explains the opponents' plays");
     budget *= 2, steps = 0;
   }
 

@@ -15,6 +15,7 @@
 #include <cassert>
 #include <chrono>
 #include <cmath>
+#include <exception>
 #include <map>
 #include <stdexcept>
 #include <thread>
@@ -315,10 +316,20 @@ Result search(const S& root, const Params& params) {
   };
   if (threads == 1) {
     work(0);
-  } else {
+  } else {  // an exception in a worker (a game's determinize refusing a state) reaches the caller
+    std::vector<std::exception_ptr> errors(threads);
     std::vector<std::thread> pool;
-    for (int t = 0; t < threads; ++t) pool.emplace_back(work, t);
+    for (int t = 0; t < threads; ++t)
+      pool.emplace_back([&, t] {
+        try {
+          work(t);
+        } catch (...) {
+          errors[t] = std::current_exception();
+        }
+      });
     for (auto& th : pool) th.join();
+    for (const auto& e : errors)
+      if (e) std::rethrow_exception(e);
   }
 
   std::map<Action, detail::RootTotals> merged;
