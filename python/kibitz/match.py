@@ -341,7 +341,7 @@ class MatchResult:
         confidence interval."""
         options = " ".join(f"{k}={v}" for k, v in sorted(self.options.items()))
         table = Table(
-            title=f"{self.game} {options}: {self.games} games, seed {self.seed}",
+            title=f"{' '.join(filter(None, [self.game, options]))}: {self.games} games, seed {self.seed}",
             caption="mean and 95 % confidence interval (win %: Wilson score; rank, score: normal approximation)",
             box=box.SIMPLE_HEAD,
             collapse_padding=True,
