@@ -45,6 +45,12 @@ PYBIND11_MODULE(_core, m) {
       .value("most_visits", search::FinalMove::kMostVisits)
       .value("best_mean", search::FinalMove::kBestMean);
 
+  py::class_<search::StopFlag>(m, "StopFlag")
+      .def(py::init<>())
+      .def("set", [](search::StopFlag& f) { f.value.store(true); })
+      .def("clear", [](search::StopFlag& f) { f.value.store(false); })
+      .def("is_set", [](const search::StopFlag& f) { return f.value.load(); });
+
   py::class_<search::Params>(m, "Params")
       .def(py::init<>())
       .def_readwrite("algorithm", &search::Params::algorithm)
@@ -56,7 +62,8 @@ PYBIND11_MODULE(_core, m) {
       .def_readwrite("iterations", &search::Params::iterations)
       .def_readwrite("time_limit_ms", &search::Params::time_limit_ms)
       .def_readwrite("final_move", &search::Params::final_move)
-      .def_readwrite("seed", &search::Params::seed);
+      .def_readwrite("seed", &search::Params::seed)
+      .def_readwrite("stop", &search::Params::stop);
 
   py::class_<search::ActionStats>(m, "ActionStats")
       .def_readonly("action", &search::ActionStats::action)

@@ -50,9 +50,11 @@ struct Budget {
   std::uint64_t iterations;  // 0: unlimited
   Clock::time_point deadline;
   bool timed;
+  const StopFlag* stop;
   bool done(std::uint64_t done_iterations) const {
     if (iterations && done_iterations >= iterations) return true;
-    return timed && (done_iterations & 15) == 0 && Clock::now() >= deadline;
+    if ((done_iterations & 15) != 0) return false;
+    return (stop && stop->value.load(std::memory_order_relaxed)) || (timed && Clock::now() >= deadline);
   }
 };
 
@@ -277,8 +279,8 @@ template <Game S>
 Result search(const S& root, const Params& params) {
   const int seat = root.current_player();
   if (seat < 0) throw std::invalid_argument("search needs a decision node: the state is terminal or a chance node");
-  if (params.iterations == 0 && params.time_limit_ms <= 0)
-    throw OptionError("search needs a budget: set iterations and/or time_limit_ms");
+  if (params.iterations == 0 && params.time_limit_ms <= 0 && !params.stop)
+    throw OptionError("search needs a budget: set iterations and/or time_limit_ms, or a stop flag");
   if (params.threads < 1) throw OptionError("threads must be at least 1");
   if (params.algorithm == Algorithm::kPimc && params.determinizations < 1)
     throw OptionError("determinizations must be at least 1");
@@ -294,21 +296,26 @@ Result search(const S& root, const Params& params) {
     if (params.iterations && share == 0) return;
     Searcher<S> searcher(params, seat, detail::thread_seed(params.seed, thread));
     if (params.algorithm != Algorithm::kPimc) {
-      searcher.run(root, Budget{share, deadline, timed});
+      searcher.run(root, Budget{share, deadline, timed, params.stop});
       detail::add_root(searcher.root_tree(), totals[thread]);
       iterations[thread] = searcher.iterations();
       nodes[thread] = searcher.nodes();
       return;
     }
-    // PIMC: this thread's share of the determinizations, each an independent UCT search.
+    // PIMC: this thread's share of the determinizations, each an independent UCT search. With
+    // only a stop flag, rounds of determinizations of kStoppableShare iterations each run
+    // until it is set.
+    constexpr std::uint64_t kStoppableShare = 2000;
     Rng rng(detail::thread_seed(params.seed ^ 0x5851F42D4C957F2DULL, thread));
     const int n_det = params.determinizations / threads + (thread < params.determinizations % threads);
-    for (int d = 0; d < n_det; ++d) {
-      const std::uint64_t det_share = share ? share / n_det + (static_cast<std::uint64_t>(d) < share % n_det) : 0;
+    const bool until_stopped = !params.iterations && !timed;
+    for (int d = 0; until_stopped ? !params.stop->value.load(std::memory_order_relaxed) : d < n_det; ++d) {
+      const std::uint64_t det_share =
+          until_stopped ? kStoppableShare : share ? share / n_det + (static_cast<std::uint64_t>(d) < share % n_det) : 0;
       const auto det_deadline = timed ? start + (deadline - start) * (d + 1) / n_det : deadline;
       if (share && det_share == 0) continue;
       searcher.clear_trees();
-      searcher.run(root.determinize(seat, rng), Budget{det_share, det_deadline, timed});
+      searcher.run(root.determinize(seat, rng), Budget{det_share, det_deadline, timed, params.stop});
       detail::add_root(searcher.root_tree(), totals[thread]);
       nodes[thread] += searcher.nodes();
     }

@@ -1,5 +1,6 @@
 // Search parameters and results, shared by every algorithm and every game.
 #pragma once
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -17,6 +18,11 @@ enum class Algorithm {
 
 enum class FinalMove { kMostVisits, kBestMean };
 
+// Set from another thread to end a running search early (the protocol's `stop`).
+struct StopFlag {
+  std::atomic<bool> value{false};
+};
+
 struct Params {
   Algorithm algorithm = Algorithm::kSoIsmcts;
   double exploration = 0.7;        // UCB1 constant c in mean + c*sqrt(ln(n_parent)/n)
@@ -28,6 +34,7 @@ struct Params {
   double time_limit_ms = 0;          // 0: no time budget; with both set, whichever ends first
   FinalMove final_move = FinalMove::kMostVisits;
   std::uint64_t seed = 0;
+  const StopFlag* stop = nullptr;  // with no other budget the search runs until it is set
 };
 
 struct ActionStats {

@@ -103,6 +103,9 @@ def _parser() -> argparse.ArgumentParser:
     bench = commands.add_parser("bench", help="run the benchmark")
     bench.add_argument("--iterations", type=int, default=10000, help="iterations per search (default 10000)")
     bench.set_defaults(run=_bench)
+
+    engine = commands.add_parser("engine", help="run the text-protocol engine on stdin/stdout (docs/protocol.md)")
+    engine.set_defaults(run=_engine)
     return parser
 
 
@@ -224,6 +227,12 @@ def replay_command(args: argparse.Namespace) -> int:
             print(final)
         print(result_text(record))
     return 1 if failures else 0
+
+
+def _engine(args: argparse.Namespace) -> int:
+    from kibitz.protocol import run
+
+    return run()
 
 
 def _bench(args: argparse.Namespace) -> int:

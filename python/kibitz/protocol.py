@@ -1,0 +1,311 @@
+"""The kibitz text protocol, engine side: ``kibitz engine`` (or ``kibitz-engine``).
+
+A UCI-like line protocol on stdin/stdout for several players and hidden hands; the grammar
+and transcripts are in docs/protocol.md. Every malformed, unknown or out-of-order line gets
+exactly one ``info string error: ...`` line and changes nothing. ``go`` searches in a
+background thread, so ``stop``, ``isready`` and ``quit`` are answered while it runs.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TextIO
+
+from kibitz import _core
+from kibitz.errors import IllegalMoveError, NotationError, OptionError, UnknownGameError
+from kibitz.game import Game, State
+from kibitz.params import SearchParams
+
+ENGINE_NAME = "kibitz 0.1.0"
+AUTHOR = "the kibitz developers"
+TOP_MOVES = 5  # per-move info lines after a search
+
+
+class ProtocolError(ValueError):
+    """A line the engine cannot act on; the message says what was wrong."""
+
+
+@dataclass(frozen=True)
+class EngineOption:
+    name: str
+    field: str  # the SearchParams field it sets, or "" for an engine setting
+    kind: str  # spin, string, combo or check
+    default: str
+    extra: str = ""  # "min … max …" or "var …"
+
+
+OPTIONS = [
+    EngineOption("Algorithm", "algorithm", "combo", "so_ismcts", "var so_ismcts var mo_ismcts var pimc var uct"),
+    EngineOption("Iterations", "iterations", "spin", "10000", "min 0 max 1000000000"),
+    EngineOption("Exploration", "c", "string", "0.7"),
+    EngineOption("Rollout", "rollout", "combo", "heuristic", "var heuristic var random"),
+    EngineOption("Epsilon", "epsilon", "string", "0.1"),
+    EngineOption("Determinizations", "determinizations", "spin", "20", "min 1 max 100000"),
+    EngineOption("Threads", "threads", "spin", "1", "min 1 max 256"),
+    EngineOption("Seed", "seed", "spin", "0", "min 0 max 9223372036854775807"),
+    EngineOption("SeeAll", "", "check", "false"),
+]
+OPTION_BY_NAME = {o.name.lower(): o for o in OPTIONS}
+
+
+class Engine:
+    """One engine session. ``handle(line)`` acts on a line; output goes to ``write``."""
+
+    def __init__(self, write: Callable[[str], None]) -> None:
+        self._write_line = write
+        self._lock = threading.Lock()
+        self.params = SearchParams()
+        self.see_all = False
+        self.game: Game | None = None
+        self.seat = 0
+        self.position: State | None = None  # what the engine searches (built from a view unless SeeAll)
+        self._search: threading.Thread | None = None
+        self._stop = _core.StopFlag()
+        self.running = True
+
+    # -- output -------------------------------------------------------------------------
+    def write(self, line: str) -> None:
+        with self._lock:
+            self._write_line(line)
+
+    def error(self, message: str) -> None:
+        self.write(f"info string error: {message}")
+
+    # -- input --------------------------------------------------------------------------
+    def handle(self, line: str) -> None:
+        words = line.split()
+        if not words:
+            return
+        command, args = words[0], words[1:]
+        handler = getattr(self, f"_cmd_{command}", None)
+        if handler is None:
+            self.error(f"unknown command '{command}'; commands: {' '.join(sorted(COMMANDS))}")
+            return
+        try:
+            handler(args)
+        except (ProtocolError, NotationError, IllegalMoveError, OptionError, UnknownGameError) as err:
+            self.error(str(err))
+
+    def _require_idle(self, command: str) -> None:
+        if self.searching():
+            raise ProtocolError(f"'{command}' while searching; send stop first")
+
+    def _require_position(self) -> State:
+        if self.game is None:
+            raise ProtocolError("no game: send newgame <game> [option=value ...] players <n> seat <s> first")
+        if self.position is None:
+            raise ProtocolError("no position: send position view <notation> or position state <notation> first")
+        return self.position
+
+    def searching(self) -> bool:
+        return self._search is not None and self._search.is_alive()
+
+    # -- commands -----------------------------------------------------------------------
+    def _cmd_kgi(self, args: list[str]) -> None:
+        self.write(f"id name {ENGINE_NAME}")
+        self.write(f"id author {AUTHOR}")
+        for o in OPTIONS:
+            self.write(f"option name {o.name} type {o.kind} default {o.default}" + (f" {o.extra}" if o.extra else ""))
+        self.write("kgiok")
+
+    def _cmd_isready(self, args: list[str]) -> None:
+        self.write("readyok")
+
+    def _cmd_quit(self, args: list[str]) -> None:
+        self._stop.set()
+        if self._search is not None:
+            self._search.join()
+        self.running = False
+
+    def _cmd_setoption(self, args: list[str]) -> None:
+        self._require_idle("setoption")
+        if len(args) < 4 or args[0] != "name" or "value" not in args[2:]:
+            raise ProtocolError("expected: setoption name <Name> value <value>")
+        split = args.index("value", 2)
+        name, value = " ".join(args[1:split]), " ".join(args[split + 1 :])
+        option = OPTION_BY_NAME.get(name.lower())
+        if option is None:
+            raise ProtocolError(f"unknown option '{name}'; options: {', '.join(o.name for o in OPTIONS)}")
+        if option.name == "SeeAll":
+            if value not in ("true", "false"):
+                raise ProtocolError(f"option SeeAll: expected true or false, got '{value}'")
+            self.see_all = value == "true"
+            return
+        if option.kind == "combo" and value not in option.extra.split()[1::2]:
+            raise ProtocolError(f"option {option.name}: '{value}' is not one of {', '.join(option.extra.split()[1::2])}")
+        try:
+            self.params = SearchParams.from_options({option.field: value}, **self.params.to_dict())
+        except OptionError as err:
+            raise ProtocolError(f"option {option.name}: {err}") from None
+
+    def _cmd_newgame(self, args: list[str]) -> None:
+        self._require_idle("newgame")
+        if len(args) < 5 or "players" not in args or "seat" not in args:
+            raise ProtocolError("expected: newgame <game> [option=value ...] players <n> seat <s>")
+        name, rest = args[0], args[1:]
+        options: dict[str, str] = {}
+        players = seat = None
+        i = 0
+        while i < len(rest):
+            word = rest[i]
+            if word in ("players", "seat") and i + 1 < len(rest):
+                if not rest[i + 1].isdigit():
+                    raise ProtocolError(f"newgame: {word} must be a number, got '{rest[i + 1]}'")
+                if word == "players":
+                    players = int(rest[i + 1])
+                else:
+                    seat = int(rest[i + 1])
+                i += 2
+            elif "=" in word:
+                key, _, value = word.partition("=")
+                options[key] = value
+                i += 1
+            else:
+                raise ProtocolError(f"newgame: unexpected '{word}'; expected option=value, players <n> or seat <s>")
+        if players is None or seat is None:
+            raise ProtocolError("newgame: players <n> and seat <s> are required")
+        game = Game(name, players=players, **options)
+        if not 0 <= seat < game.num_players:
+            raise ProtocolError(f"newgame: seat {seat} does not exist; seats are 0..{game.num_players - 1}")
+        self.game, self.seat, self.position = game, seat, None
+
+    def _cmd_position(self, args: list[str]) -> None:
+        self._require_idle("position")
+        if self.game is None:
+            raise ProtocolError("no game: send newgame first")
+        if len(args) < 2 or args[0] not in ("view", "state"):
+            raise ProtocolError("expected: position view <seat view notation> | position state <full notation>")
+        text = " ".join(args[1:])
+        if args[0] == "view":
+            state = self.game.state_from_view(text)
+            seat = int(text.split("seat=", 1)[1].split()[0])
+            if seat != self.seat:
+                raise ProtocolError(f"position view: the view is seat {seat}'s, this engine plays seat {self.seat}")
+        else:
+            full = self.game.state_from_notation(text)
+            # Unless SeeAll is on, the engine keeps only what its seat may know.
+            state = full if self.see_all else full.view(self.seat).state()
+        self.position = state
+
+    def _cmd_go(self, args: list[str]) -> None:
+        self._require_idle("go")
+        state = self._require_position()
+        if state.current_player != self.seat:
+            raise ProtocolError(f"go: it is not seat {self.seat}'s decision (to move: {describe_turn(state)})")
+        params, until_stopped = self._go_params(args)
+        self._stop.clear()
+        self._search = threading.Thread(target=self._run_search, args=(state, params, until_stopped), daemon=True)
+        self._search.start()
+
+    def _go_params(self, args: list[str]) -> tuple[SearchParams, bool]:
+        params = self.params if not self.see_all else self.params.with_(algorithm="uct")
+        until_stopped = False
+        i = 0
+        while i < len(args):
+            word = args[i]
+            if word == "infinite":
+                until_stopped = True
+                i += 1
+                continue
+            if word not in ("iterations", "movetime") or i + 1 >= len(args) or not args[i + 1].isdigit():
+                raise ProtocolError(f"go: unexpected '{word}'; expected iterations <n>, movetime <ms> or infinite")
+            value = int(args[i + 1])
+            params = params.with_(iterations=value, time_ms=0.0) if word == "iterations" else params.with_(time_ms=float(value), iterations=0)
+            i += 2
+        return params, until_stopped
+
+    def _run_search(self, state: State, params: SearchParams, until_stopped: bool) -> None:
+        core = params.to_core()
+        core.stop = self._stop
+        if until_stopped:
+            core.iterations, core.time_limit_ms = 0, 0.0
+        result = state._s.search(core)
+        name = state.move_to_string
+        seconds = max(result.seconds, 1e-9)
+        self.write(
+            f"info iterations {result.iterations} time {round(result.seconds * 1000)} nps {round(result.iterations / seconds)} "
+            f"nodes {result.nodes} value {result.root_value:.4f}"
+        )
+        for rank, stat in enumerate(result.stats[:TOP_MOVES], start=1):
+            self.write(f"info multipv {rank} move {name(stat.action)} visits {stat.visits} value {stat.mean_reward:.4f}")
+        self.write(f"bestmove {name(result.action)}")
+
+    def _cmd_stop(self, args: list[str]) -> None:
+        if not self.searching():
+            raise ProtocolError("stop: no search is running")
+        self._stop.set()
+        assert self._search is not None
+        self._search.join()
+
+    def _cmd_d(self, args: list[str]) -> None:
+        state = self._require_position()
+        rendering = str(state) if self.see_all else state._s.render(self.seat)
+        for line in rendering.splitlines():
+            self.write(f"info string {line}")
+
+    def _cmd_legal(self, args: list[str]) -> None:
+        state = self._require_position()
+        if state.is_terminal():
+            raise ProtocolError("legal: the game is over")
+        if state.is_chance() or state.current_player != self.seat and not self.see_all:
+            raise ProtocolError(f"legal: not this seat's decision (to move: {describe_turn(state)})")
+        self.write("legal " + " ".join(state.legal_moves()))
+
+    def _cmd_perft(self, args: list[str]) -> None:
+        self._require_idle("perft")
+        state = self._require_position()
+        if len(args) != 1 or not args[0].isdigit() or not 0 <= int(args[0]) <= 8:
+            raise ProtocolError("expected: perft <depth 0..8>")
+        if not self.see_all:
+            raise ProtocolError("perft counts chance outcomes from hidden cards: setoption name SeeAll value true first")
+        self.write(f"perft {state.perft(int(args[0]))}")
+
+    def _cmd_query(self, args: list[str]) -> None:
+        state = self._require_position()
+        if len(args) != 1 or args[0] not in ("gameover", "turn", "result", "score"):
+            raise ProtocolError("expected: query gameover|turn|result|score")
+        what = args[0]
+        if what == "gameover":
+            self.write(f"response {'true' if state.is_terminal() else 'false'}")
+        elif what == "turn":
+            self.write(f"response {describe_turn(state)}")
+        elif not state.is_terminal():
+            raise ProtocolError(f"query {what}: the game is not over")
+        elif what == "result":
+            self.write("response " + " ".join(f"{r:g}" for r in state.returns()))
+        else:
+            self.write("response " + " ".join(f"{s:g}" for s in state.scores()))
+
+
+COMMANDS = sorted(name[5:] for name in dir(Engine) if name.startswith("_cmd_"))
+
+
+def describe_turn(state: State) -> str:
+    if state.is_terminal():
+        return "none"
+    return "chance" if state.is_chance() else f"seat {state.current_player}"
+
+
+def run(stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> int:
+    """Reads commands until ``quit`` or end of input."""
+
+    def write(line: str) -> None:
+        stdout.write(line + "\n")
+        stdout.flush()
+
+    engine = Engine(write)
+    for line in stdin:
+        engine.handle(line.strip())
+        if not engine.running:
+            break
+    else:
+        engine.handle("quit")
+    return 0
+
+
+def main() -> int:
+    """The ``kibitz-engine`` console script."""
+    return run()

@@ -1,0 +1,168 @@
+"""The text-protocol engine (kibitz engine) driven as a real subprocess over stdin/stdout."""
+
+from __future__ import annotations
+
+import queue
+import subprocess
+import sys
+import threading
+import time
+
+import kibitz
+import pytest
+
+GAME = "just4fun_colours"
+
+
+class EngineProcess:
+    """A running ``python -m kibitz engine``; ``ask`` sends lines and returns what the engine
+    printed up to the ``readyok`` that answers a trailing ``isready``."""
+
+    def __init__(self) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "kibitz", "engine"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
+        )
+        self.lines: queue.Queue[str] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.lines.put(line.rstrip("\n"))
+
+    def send(self, *lines: str) -> None:
+        assert self.proc.stdin is not None
+        for line in lines:
+            self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+
+    def read_until(self, predicate, timeout: float = 30.0) -> list[str]:
+        out: list[str] = []
+        deadline = time.monotonic() + timeout
+        while True:
+            line = self.lines.get(timeout=max(0.01, deadline - time.monotonic()))
+            out.append(line)
+            if predicate(line):
+                return out
+
+    def ask(self, *lines: str) -> list[str]:
+        self.send(*lines, "isready")
+        return self.read_until(lambda line: line == "readyok")[:-1]
+
+    def close(self) -> int:
+        self.send("quit")
+        return self.proc.wait(timeout=30)
+
+
+@pytest.fixture
+def engine():
+    e = EngineProcess()
+    yield e
+    if e.proc.poll() is None:
+        e.close()
+
+
+def opening(players: int = 2, seed: int = 1) -> kibitz.State:
+    return kibitz.Game(GAME, players=players).new_initial_state(seed)
+
+
+def test_handshake_lists_every_option_then_kgiok(engine):
+    out = engine.ask("kgi")
+    assert out[0].startswith("id name ") and out[1].startswith("id author ")
+    assert out[-1] == "kgiok"
+    names = [line.split()[2] for line in out if line.startswith("option name ")]
+    assert {"Algorithm", "Iterations", "Exploration", "Threads", "Seed", "SeeAll"} <= set(names)
+
+
+def test_go_answers_a_legal_bestmove_with_statistics(engine):
+    s = opening()
+    seat = s.current_player
+    engine.ask(f"newgame {GAME} players 2 seat {seat}", f"position view {s.view(seat).notation}", "setoption name Seed value 7")
+    engine.send("go iterations 3000")
+    out = engine.read_until(lambda line: line.startswith("bestmove"))
+    assert out[-1].split()[1] in s.legal_moves()
+    info = next(line for line in out if line.startswith("info iterations"))
+    assert int(info.split()[2]) == 3000
+    assert any(line.startswith("info multipv 1 move ") for line in out)
+    assert engine.close() == 0
+
+
+def test_stop_during_go_infinite_returns_promptly(engine):
+    s = opening()
+    seat = s.current_player
+    engine.ask(f"newgame {GAME} players 2 seat {seat}", f"position view {s.view(seat).notation}")
+    engine.send("go infinite")
+    time.sleep(0.5)
+    started = time.monotonic()
+    engine.send("stop")
+    out = engine.read_until(lambda line: line.startswith("bestmove"), timeout=5)
+    assert time.monotonic() - started < 2.0
+    assert out[-1].split()[1] in s.legal_moves()
+    assert int(next(line for line in out if line.startswith("info iterations")).split()[2]) > 0
+
+
+@pytest.mark.parametrize(
+    "line,named",
+    [
+        ("frobnicate", "unknown command 'frobnicate'"),
+        ("go", "no game"),
+        ("position view x", "no game"),
+        ("setoption name Bogus value 1", "unknown option 'Bogus'"),
+        ("setoption name Iterations value lots", "Iterations"),
+        ("setoption name Algorithm value minimax", "minimax"),
+        ("newgame chess players 2 seat 0", "unknown game 'chess'"),
+        ("newgame just4fun_colours players 9 seat 0", "players"),
+        ("newgame just4fun_colours players 2 seat 5", "seat 5"),
+        ("perft x", "no game"),
+        ("query colour", "no game"),
+    ],
+)
+def test_bad_lines_get_exactly_one_error_line_and_the_engine_keeps_running(engine, line, named):
+    out = engine.ask(line)
+    assert len(out) == 1 and out[0].startswith("info string error: ") and named in out[0], out
+    assert engine.ask("kgi")[-1] == "kgiok"
+
+
+def test_bad_input_leaves_the_position_unchanged(engine):
+    s = opening()
+    seat = s.current_player
+    engine.ask(f"newgame {GAME} players 2 seat {seat}", f"position view {s.view(seat).notation}")
+    before = engine.ask("d", "legal")
+    errors = engine.ask("position view just4fun_colours seat=0 players=2 board=garbage", "go movetime x", "query colour", "perft 99")
+    assert len(errors) == 4 and all(e.startswith("info string error: ") for e in errors)
+    assert engine.ask("d", "legal") == before
+
+
+def test_go_when_it_is_not_the_seats_turn_is_refused(engine):
+    s = opening()
+    other = 1 - s.current_player
+    engine.ask(f"newgame {GAME} players 2 seat {other}")
+    out = engine.ask(f"position view {s.view(other).notation}", "go iterations 10")
+    assert len(out) == 1 and "not seat" in out[0]
+
+
+def test_another_seats_hidden_cards_do_not_change_the_output():
+    """Two full states that differ only in the opponent's hand and the stock: with SeeAll off
+    the engine sees only its seat's view, so its whole output is identical for one seed."""
+    s = opening(seed=3)
+    seat = s.current_player
+    other = s.determinize(seat, 99)
+    assert other.notation() != s.notation() and other.view(seat).notation == s.view(seat).notation
+    outputs = []
+    for state in (s, other):
+        e = EngineProcess()
+        e.ask(f"newgame {GAME} players 2 seat {seat}", "setoption name Seed value 5", f"position state {state.notation()}", "d")
+        e.send("go iterations 2000")
+        out = e.read_until(lambda line: line.startswith("bestmove"))
+        outputs.append([line for line in out if not line.startswith("info iterations")])  # time and nps vary
+        e.close()
+    assert outputs[0] == outputs[1]
+
+
+def test_query_and_perft_with_see_all(engine):
+    s = opening()
+    seat = s.current_player
+    engine.ask(f"newgame {GAME} players 2 seat {seat}", "setoption name SeeAll value true", f"position state {s.notation()}")
+    assert engine.ask("perft 2") == [f"perft {s.perft(2)}"]
+    assert engine.ask("query gameover") == ["response false"]
+    assert engine.ask("query turn") == [f"response seat {seat}"]
