@@ -1,7 +1,8 @@
 """pytest-benchmark versions of the figures in bench/run.py: ``pytest bench/``."""
 
-import kibitz
 import pytest
+
+import kibitz
 
 pytest.importorskip("pytest_benchmark")
 

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from kibitz.cli import main
 from kibitz.match import GameRecord
 

@@ -20,8 +20,9 @@ import collections
 import math
 import random
 
-import kibitz
 import pytest
+
+import kibitz
 
 # game-independent helpers that go through the public State API only
 from state_helpers import enumerate_perft, lasting_actions, random_outcome

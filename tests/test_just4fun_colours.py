@@ -16,8 +16,9 @@ import random
 import subprocess
 import sys
 
-import kibitz
 import pytest
+
+import kibitz
 from j4fc_reference import (
     BLOCKED,
     DIRECTIONS,

@@ -7,8 +7,9 @@ import json
 import math
 from collections import Counter
 
-import kibitz
 import pytest
+
+import kibitz
 from kibitz.match import (
     Z_95,
     GameRecord,

@@ -5,10 +5,11 @@ A larger run: raise ``max_examples`` (300,000 mutations ran clean on 2026-11-29)
 
 import random
 
-import kibitz
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
+import kibitz
 
 GAMES = {g.name: g for g in kibitz.games()}
 ALPHABET = "0123456789.,;/?-=abcdefROYGBPx "

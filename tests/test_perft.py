@@ -14,8 +14,9 @@ import functools
 import math
 from itertools import product
 
-import kibitz
 import pytest
+
+import kibitz
 from j4fc_reference import (
     GAME,
     MAP,

@@ -8,8 +8,12 @@ import sys
 import threading
 import time
 
-import kibitz
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import kibitz
+from kibitz.protocol import COMMANDS, Engine
 
 GAME = "just4fun_colours"
 
@@ -166,3 +170,47 @@ def test_query_and_perft_with_see_all(engine):
     assert engine.ask("perft 2") == [f"perft {s.perft(2)}"]
     assert engine.ask("query gameover") == ["response false"]
     assert engine.ask("query turn") == [f"response seat {seat}"]
+
+
+# -- fuzz: random and mutated lines never break the engine -----------------------------------
+
+SEED_LINES = [
+    "kgi",
+    "isready",
+    f"newgame {GAME} players 2 seat 0",
+    f"position view {opening(seed=2).view(0).notation}",
+    "setoption name Iterations value 50",
+    "legal",
+    "d",
+    "query turn",
+    "perft 1",
+]
+
+
+def mutated_line():
+    words = st.sampled_from([*COMMANDS, "name", "value", "players", "seat", "view", "state", "iterations", "2", "0", "x", "=", "?7"])
+    random_line = st.lists(words, min_size=0, max_size=6).map(" ".join)
+    text = st.text(alphabet=st.characters(min_codepoint=32, max_codepoint=126), max_size=40)
+    edited = st.tuples(st.sampled_from(SEED_LINES), st.integers(0, 400), text).map(lambda t: t[0][: t[1]] + t[2] + t[0][t[1] :])
+    return st.one_of(random_line, text, edited)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(mutated_line(), min_size=1, max_size=8))
+def test_random_lines_never_break_the_engine(lines):
+    """Each line either works or gets exactly one error line; the session always survives
+    (a search started by a fuzzed 'go' is stopped before the next line)."""
+    out: list[str] = []
+    engine = Engine(out.append)
+    for line in SEED_LINES[:4] + lines:
+        before = len(out)
+        engine.handle(line)
+        if engine.searching():
+            engine.handle("stop")
+        new = out[before:]
+        errors = [x for x in new if x.startswith("info string error:")]
+        assert len(errors) <= 1, new
+        assert not any("internal error" in x for x in new), new
+        if not engine.running:
+            break
+    engine.handle("quit")

@@ -10,8 +10,9 @@ import json
 import math
 import random
 
-import kibitz
 import pytest
+
+import kibitz
 from kibitz import SearchParams
 from state_helpers import lasting_actions, random_outcome
 

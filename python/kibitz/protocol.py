@@ -88,6 +88,8 @@ class Engine:
             handler(args)
         except (ProtocolError, NotationError, IllegalMoveError, OptionError, UnknownGameError) as err:
             self.error(str(err))
+        except Exception as err:  # a bug must not end the session: report it and go on
+            self.error(f"internal error in '{command}': {type(err).__name__}: {err}")
 
     def _require_idle(self, command: str) -> None:
         if self.searching():
@@ -222,7 +224,11 @@ class Engine:
         core.stop = self._stop
         if until_stopped:
             core.iterations, core.time_limit_ms = 0, 0.0
-        result = state._s.search(core)
+        try:
+            result = state._s.search(core)
+        except Exception as err:  # the protocol stays up; the caller sees why there is no move
+            self.error(f"search failed: {type(err).__name__}: {err}")
+            return
         name = state.move_to_string
         seconds = max(result.seconds, 1e-9)
         self.write(
