@@ -105,6 +105,17 @@ def test_stop_during_go_infinite_returns_promptly(engine):
     assert int(next(line for line in out if line.startswith("info iterations")).split()[2]) > 0
 
 
+def test_a_long_search_reports_progress_before_its_bestmove(engine):
+    s = opening()
+    seat = s.current_player
+    engine.ask(f"newgame {GAME} players 2 seat {seat}", f"position view {s.view(seat).notation}")
+    engine.send("go movetime 1600")
+    out = engine.read_until(lambda line: line.startswith("bestmove"))
+    progress = [line.split() for line in out if line.startswith("info iterations") and "nodes" not in line]
+    assert progress, out
+    assert all(int(words[2]) > 0 and int(words[4]) >= 900 and words[5] == "nps" for words in progress)
+
+
 @pytest.mark.parametrize(
     "line,named",
     [

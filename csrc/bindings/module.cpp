@@ -51,6 +51,10 @@ PYBIND11_MODULE(_core, m) {
       .def("clear", [](search::StopFlag& f) { f.value.store(false); })
       .def("is_set", [](const search::StopFlag& f) { return f.value.load(); });
 
+  py::class_<search::Progress>(m, "Progress")
+      .def(py::init<>())
+      .def_property_readonly("iterations", [](const search::Progress& p) { return p.iterations.load(); });
+
   py::class_<search::Params>(m, "Params")
       .def(py::init<>())
       .def_readwrite("algorithm", &search::Params::algorithm)
@@ -63,7 +67,8 @@ PYBIND11_MODULE(_core, m) {
       .def_readwrite("time_limit_ms", &search::Params::time_limit_ms)
       .def_readwrite("final_move", &search::Params::final_move)
       .def_readwrite("seed", &search::Params::seed)
-      .def_readwrite("stop", &search::Params::stop);
+      .def_readwrite("stop", &search::Params::stop)
+      .def_readwrite("progress", &search::Params::progress);
 
   py::class_<search::ActionStats>(m, "ActionStats")
       .def_readonly("action", &search::ActionStats::action)

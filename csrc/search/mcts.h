@@ -51,9 +51,11 @@ struct Budget {
   Clock::time_point deadline;
   bool timed;
   const StopFlag* stop;
+  Progress* progress;
   bool done(std::uint64_t done_iterations) const {
     if (iterations && done_iterations >= iterations) return true;
     if ((done_iterations & 15) != 0) return false;
+    if (progress && done_iterations) progress->iterations.fetch_add(16, std::memory_order_relaxed);
     return (stop && stop->value.load(std::memory_order_relaxed)) || (timed && Clock::now() >= deadline);
   }
 };
@@ -296,7 +298,7 @@ Result search(const S& root, const Params& params) {
     if (params.iterations && share == 0) return;
     Searcher<S> searcher(params, seat, detail::thread_seed(params.seed, thread));
     if (params.algorithm != Algorithm::kPimc) {
-      searcher.run(root, Budget{share, deadline, timed, params.stop});
+      searcher.run(root, Budget{share, deadline, timed, params.stop, params.progress});
       detail::add_root(searcher.root_tree(), totals[thread]);
       iterations[thread] = searcher.iterations();
       nodes[thread] = searcher.nodes();
@@ -315,7 +317,7 @@ Result search(const S& root, const Params& params) {
       const auto det_deadline = timed ? start + (deadline - start) * (d + 1) / n_det : deadline;
       if (share && det_share == 0) continue;
       searcher.clear_trees();
-      searcher.run(root.determinize(seat, rng), Budget{det_share, det_deadline, timed, params.stop});
+      searcher.run(root.determinize(seat, rng), Budget{det_share, det_deadline, timed, params.stop, params.progress});
       detail::add_root(searcher.root_tree(), totals[thread]);
       nodes[thread] += searcher.nodes();
     }

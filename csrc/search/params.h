@@ -23,6 +23,12 @@ struct StopFlag {
   std::atomic<bool> value{false};
 };
 
+// Read from another thread while a search runs (the protocol's periodic `info`): iterations
+// completed so far, over all threads, updated every 16 iterations.
+struct Progress {
+  std::atomic<std::uint64_t> iterations{0};
+};
+
 struct Params {
   Algorithm algorithm = Algorithm::kSoIsmcts;
   double exploration = 0.7;        // UCB1 constant c in mean + c*sqrt(ln(n_parent)/n)
@@ -35,6 +41,7 @@ struct Params {
   FinalMove final_move = FinalMove::kMostVisits;
   std::uint64_t seed = 0;
   const StopFlag* stop = nullptr;  // with no other budget the search runs until it is set
+  Progress* progress = nullptr;
 };
 
 struct ActionStats {

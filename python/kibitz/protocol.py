@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sys
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TextIO
@@ -22,6 +23,7 @@ from kibitz.params import SearchParams
 ENGINE_NAME = "kibitz 0.1.0"
 AUTHOR = "the kibitz developers"
 TOP_MOVES = 5  # per-move info lines after a search
+INFO_PERIOD_S = 1.0  # seconds between progress lines while searching
 
 
 class ProtocolError(ValueError):
@@ -222,13 +224,27 @@ class Engine:
     def _run_search(self, state: State, params: SearchParams, until_stopped: bool) -> None:
         core = params.to_core()
         core.stop = self._stop
+        progress = _core.Progress()
+        core.progress = progress
         if until_stopped:
             core.iterations, core.time_limit_ms = 0, 0.0
+        finished = threading.Event()
+        started = time.monotonic()
+
+        def report_progress() -> None:
+            while not finished.wait(INFO_PERIOD_S):
+                elapsed = time.monotonic() - started
+                done = progress.iterations
+                self.write(f"info iterations {done} time {round(elapsed * 1000)} nps {round(done / elapsed)}")
+
+        threading.Thread(target=report_progress, daemon=True).start()
         try:
             result = state._s.search(core)
         except Exception as err:  # the protocol stays up; the caller sees why there is no move
             self.error(f"search failed: {type(err).__name__}: {err}")
             return
+        finally:
+            finished.set()
         name = state.move_to_string
         seconds = max(result.seconds, 1e-9)
         self.write(
