@@ -366,7 +366,7 @@ State State::determinize(int seat, Rng& rng) const {
       for (int c = 0; c < kColours; ++c) pool[era][c] = static_cast<std::uint8_t>(stock[c] - s.drawn_[seat][era][c]);
     }
   };
-  replay_public(Collect{*this, seat, pool, events, n_events});
+  const PublicHistory history = replay_public(Collect{*this, seat, pool, events, n_events});
 
   std::array<std::array<std::uint8_t, kGroups>, kMaxPlayers> slots{};
   std::array<std::array<Counts, kGroups>, kMaxPlayers> received{};
@@ -438,22 +438,12 @@ State State::determinize(int seat, Rng& rng) const {
     if (p == seat) continue;
     d.base_hand_[p] = received[p][0];
     for (int e = 0; e < kMaxEras; ++e) d.drawn_[p][e] = received[p][1 + e];
-    d.hand_[p].fill(0);
-    for (int g = 0; g < kGroups; ++g)  // the cards still in slots are the ones in hand now
-      for (int c = 0; c < kColours; ++c) d.hand_[p][c] += received[p][g][c];
-  }
-  // Played cards were received too; take them back out of the hands.
-  struct Played {
-    std::array<Counts, kMaxPlayers>& hand;
-    int seat;
-    void play(int player, const Counts& cards, bool, const std::array<int, kFields>&) {
-      if (player != seat)
-        for (int c = 0; c < kColours; ++c) hand[player][c] -= cards[c];
+    for (int c = 0; c < kColours; ++c) {  // a hand is what its slots received minus what it played
+      int held = -history.played[p][c];
+      for (int g = 0; g < kGroups; ++g) held += received[p][g][c];
+      d.hand_[p][c] = static_cast<std::uint8_t>(held);
     }
-    void draw(int, int, int) {}
-    void reshuffle(int, const Counts&) {}
-  };
-  replay_public(Played{d.hand_, seat});
+  }
   return d;
 }
 
