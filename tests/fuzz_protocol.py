@@ -52,6 +52,24 @@ def random_line(rng: random.Random, seeds: list[str]) -> str:
     return "".join(line)
 
 
+def handle_checked(engine: Engine, out: list[str], line: str) -> tuple[list[str], str | None]:
+    """Hands ``line`` to the engine (stopping any search it starts) and returns the lines it
+    printed and what was wrong, if anything: more than one error line, an internal error, or
+    the session ending on a line other than quit."""
+    before = len(out)
+    engine.handle(line)
+    if engine.searching():
+        engine.handle("stop")
+    new = out[before:]
+    if sum(x.startswith("info string error:") for x in new) > 1:
+        return new, "more than one error line"
+    if any("internal error" in x for x in new):
+        return new, "an internal error"
+    if not engine.running and line.split()[:1] != ["quit"]:
+        return new, "the session ended"
+    return new, None
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--lines", type=int, default=100_000)
@@ -64,16 +82,11 @@ def main() -> int:
     errors = 0
     for n in range(args.lines):
         line = rng.choice(seeds) if rng.random() < 0.2 else random_line(rng, seeds)
-        before = len(out)
-        engine.handle(line)
-        if engine.searching():
-            engine.handle("stop")
-        new = out[before:]
-        bad = [x for x in new if x.startswith("info string error:")]
-        if len(bad) > 1 or any("internal error" in x for x in new) or not engine.running and line.split()[:1] != ["quit"]:
-            print(f"line {n}: {line!r} gave {new}", file=sys.stderr)
+        new, violation = handle_checked(engine, out, line)
+        if violation:
+            print(f"line {n}: {line!r}: {violation}: {new}", file=sys.stderr)
             return 1
-        errors += len(bad)
+        errors += sum(x.startswith("info string error:") for x in new)
         if not engine.running:
             engine = Engine(out.append)
         if len(out) > 10_000:

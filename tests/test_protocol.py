@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import kibitz
+from fuzz_protocol import handle_checked
 from kibitz.protocol import COMMANDS, Engine
 
 GAME = "just4fun_colours"
@@ -214,14 +215,8 @@ def test_random_lines_never_break_the_engine(lines):
     out: list[str] = []
     engine = Engine(out.append)
     for line in SEED_LINES[:4] + lines:
-        before = len(out)
-        engine.handle(line)
-        if engine.searching():
-            engine.handle("stop")
-        new = out[before:]
-        errors = [x for x in new if x.startswith("info string error:")]
-        assert len(errors) <= 1, new
-        assert not any("internal error" in x for x in new), new
+        new, violation = handle_checked(engine, out, line)
+        assert violation is None, (line, violation, new)
         if not engine.running:
             break
     engine.handle("quit")
