@@ -314,6 +314,27 @@ def test_determinization_samples_the_hidden_parts(name, players):
 
 
 @pytest.mark.parametrize("name,players", PARAMS, ids=IDS)
+def test_each_seats_view_advanced_by_its_observations_is_its_true_view(name, players):
+    """The protocol's incremental `observe`: starting from the initial view, each seat that
+    is told only observation_text of every action holds exactly its true view throughout."""
+    game = make_game(name, players)
+    for i in range(8):
+        rng = random.Random(50_000 * players + i)
+        s = game.new_initial_state(seed=50_000 * players + i)
+        views = [s.view(seat) for seat in range(players)]
+        while not s.is_terminal():
+            action = choose(rng, s, "random")
+            seen = [s.observation_text(seat, action) for seat in range(players)]
+            s.apply(action)
+            for seat in range(players):
+                views[seat] = views[seat].advance(seen[seat])
+                assert views[seat].notation == s.view(seat).notation
+                assert views[seat].key == s.info_key(seat)
+    with pytest.raises(kibitz.IllegalMoveError, match="the game is over"):
+        views[0].advance(seen[0])
+
+
+@pytest.mark.parametrize("name,players", PARAMS, ids=IDS)
 def test_sample_chance_follows_the_chance_probabilities(name, players):
     game = make_game(name, players)
     rng = random.Random(players)

@@ -418,6 +418,23 @@ def test_blocked_turn_discards_the_hand_draws_seven_and_boxes_one_stone():
     assert m.height == before.height and m.top == before.top
 
 
+def test_a_blocked_turn_is_observed_with_the_hand_it_shows():
+    """§6.2: the hand is shown, so another seat's observation carries it, and a seat told
+    only that observation learns the hand; any other hand is refused."""
+    s = blocked_state()
+    assert s.observation_text(1, BLOCKED) == "blocked:RRRRRRR"
+    view = s.view(1)
+    with pytest.raises(kibitz.NotationError, match="blocked:<colours>"):
+        view.advance("blocked")
+    with pytest.raises(kibitz.IllegalMoveError, match="cannot play blocked:RRRRRRO"):
+        view.advance("blocked:RRRRRRO")
+    after = view.advance("blocked:RRRRRRR")
+    s.apply("blocked")
+    assert after.notation == s.view(1).notation and "revealed=RRRRRRR" in after.notation
+    # the seat's own draws are seen, another seat's are not
+    assert s.observation_text(0, 4) == "B" and s.observation_text(1, 4) == "?"
+
+
 def test_blocked_turn_reshuffles_the_discarded_hand_when_the_stock_runs_out():
     """§6.2 order: discard first, then draw; the discarded hand can come straight back."""
     s = blocked_state(stock=[0, 0, 0, 1, 1, 1], discard=[3, 3, 3, 9, 9, 9])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import queue
+import random
 import subprocess
 import sys
 import threading
@@ -114,7 +115,72 @@ def test_a_long_search_reports_progress_before_its_bestmove(engine):
     out = engine.read_until(lambda line: line.startswith("bestmove"))
     progress = [line.split() for line in out if line.startswith("info iterations") and "nodes" not in line]
     assert progress, out
-    assert all(int(words[2]) > 0 and int(words[4]) >= 900 and words[5] == "nps" for words in progress)
+    assert all(int(words[2]) > 0 and int(words[4]) >= 900 and words[5] == "nps" and words[7] == "value" for words in progress)
+    # per-move statistics follow each progress line, before the final report
+    first_progress = next(i for i, line in enumerate(out) if line.startswith("info iterations"))
+    moves = out[first_progress + 1].split()
+    assert moves[:3] == ["info", "multipv", "1"] and moves[4] in s.legal_moves() and int(moves[6]) > 0
+
+
+def play_random(state: kibitz.State, rng: random.Random) -> int:
+    """One random action (chance sampled with its probabilities); returns it, not applied."""
+    if state.is_chance():
+        outcomes = state.chance_outcomes()
+        return rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+    return rng.choice(state.legal_actions())
+
+
+def test_observe_lines_keep_the_engine_on_its_seats_view_through_a_whole_game(engine):
+    s = kibitz.Game(GAME, players=3).new_initial_state(11)
+    rng = random.Random(11)
+    seat = 2
+    engine.ask(f"newgame {GAME} players 3 seat {seat}", f"position view {s.view(seat).notation}")
+    while not s.is_terminal():
+        batch = []
+        for _ in range(15):
+            if s.is_terminal():
+                break
+            action = play_random(s, rng)
+            batch.append(f"observe {s.observation_text(seat, action)}")
+            s.apply(action)
+        out = engine.ask(*batch, "query view")
+        assert out == [f"response {s.view(seat).notation}"]
+    assert engine.ask("query result") == ["response " + " ".join(f"{r:g}" for r in s.returns())]
+
+
+def test_impossible_observations_are_refused_and_change_nothing(engine):
+    s = opening(seed=4)
+    seat = 1 - s.current_player
+    engine.ask(f"newgame {GAME} players 2 seat {seat}", f"position view {s.view(seat).notation}")
+    before = engine.ask("query view")
+    cases = [
+        ("observe", "expected: observe"),
+        ("observe zz", "'zz' is not a just4fun_colours move"),
+        ("observe blocked", "a blocked turn shows the hand"),
+        ("observe blocked:RRRRRRRRRRR", "cannot play blocked:RRRRRRRRRRR"),
+    ]
+    for line, named in cases:
+        out = engine.ask(line)
+        assert len(out) == 1 and out[0].startswith("info string error: ") and named in out[0], (line, out)
+        assert engine.ask("query view") == before
+    # the opponent's move is public, its draw is not: a colour would be a leak
+    move = s.legal_moves()[0]
+    s.apply(move)
+    out = engine.ask(f"observe {move}", "observe R")
+    assert len(out) == 1 and "observe it as '?'" in out[0]
+
+
+def test_go_with_clock_fields_budgets_time_from_the_seats_clock(engine):
+    s = opening()
+    seat = s.current_player
+    engine.ask(f"newgame {GAME} players 2 seat {seat}", f"position view {s.view(seat).notation}")
+    engine.send(f"go s{seat}time 4000 s{1 - seat}time 100 s{seat}inc 0")
+    out = engine.read_until(lambda line: line.startswith("bestmove"))
+    final = next(line.split() for line in out if " nodes " in line)
+    assert int(final[4]) <= 1000  # an even share of 4 s over 20 decisions, not the whole clock
+    assert out[-1].split()[1] in s.legal_moves()
+    error = engine.ask("go s7time 100")
+    assert len(error) == 1 and "seat 7 does not exist" in error[0]
 
 
 @pytest.mark.parametrize(
@@ -220,3 +286,12 @@ def test_random_lines_never_break_the_engine(lines):
         if not engine.running:
             break
     engine.handle("quit")
+
+
+def test_clock_budget_shares_the_remaining_time_and_keeps_a_margin():
+    from kibitz.protocol import CLOCK_MARGIN_MS, clock_budget
+
+    assert clock_budget(60_000, 0, None) == 60_000 // 20 - CLOCK_MARGIN_MS
+    assert clock_budget(60_000, 1_000, 10) == 6_000 + 750 - CLOCK_MARGIN_MS
+    assert clock_budget(1_000, 5_000, 1) == 500 - CLOCK_MARGIN_MS  # never more than half the clock
+    assert clock_budget(10, 0, None) == 1  # almost out of time: the shortest search

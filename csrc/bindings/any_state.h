@@ -34,6 +34,10 @@ class AnyState {
   virtual std::uint64_t info_key(int seat) const = 0;
   virtual Action observe(int seat, Action action) const = 0;
   virtual std::unique_ptr<AnyState> determinize(int seat, std::uint64_t seed) const = 0;
+  // The protocol's `observe`: what `seat` sees of `action` as text, and the state after the
+  // next action seen as `seen` (re-dealt consistently with seat's view).
+  virtual std::string observation_string(int seat, Action action) const = 0;
+  virtual std::unique_ptr<AnyState> after_observation(int seat, const std::string& seen, std::uint64_t seed) const = 0;
   virtual std::string action_to_string(Action action) const = 0;
   virtual Action parse_action(const std::string& text) const = 0;
   virtual std::string to_string() const = 0;
@@ -113,6 +117,37 @@ class StateImpl final : public AnyState {
   std::unique_ptr<AnyState> determinize(int seat, std::uint64_t seed) const override {
     Rng rng(seed);
     return std::make_unique<StateImpl>(s_.determinize(check_seat(seat), rng));
+  }
+
+  std::string observation_string(int seat, Action action) const override {
+    if constexpr (HasObservationText<S>) return s_.observation_string(check_seat(seat), action);
+    const Action seen = s_.observe(check_seat(seat), action);
+    return seen == kUnobserved ? "?" : s_.action_to_string(seen);
+  }
+
+  std::unique_ptr<AnyState> after_observation(int seat, const std::string& seen, std::uint64_t seed) const override {
+    check_seat(seat);
+    Rng rng(seed);
+    if (s_.is_terminal()) throw IllegalMoveError("the game is over");
+    if constexpr (HasObservationText<S>) {
+      return std::make_unique<StateImpl>(s_.after_observation(seat, seen, rng));
+    } else {
+      // Try states consistent with the view until one has an action the seat would see as `seen`.
+      constexpr int kAttempts = 1000;
+      std::string possible;
+      for (int attempt = 0; attempt < kAttempts; ++attempt) {
+        StateImpl sample(attempt == 0 ? s_ : s_.determinize(seat, rng));
+        for (Action a : sample.legal_actions()) {
+          const std::string text = sample.observation_string(seat, a);
+          if (text == seen) {
+            sample.s_.apply(a);
+            return std::make_unique<StateImpl>(sample.s_.determinize(seat, rng));
+          }
+          if (attempt == 0) possible += " " + text;
+        }
+      }
+      throw IllegalMoveError("seat " + std::to_string(seat) + " cannot see '" + seen + "' next; it could see:" + possible);
+    }
   }
 
   std::string action_to_string(Action action) const override { return s_.action_to_string(action); }

@@ -53,7 +53,8 @@ PYBIND11_MODULE(_core, m) {
 
   py::class_<search::Progress>(m, "Progress")
       .def(py::init<>())
-      .def_property_readonly("iterations", [](const search::Progress& p) { return p.iterations.load(); });
+      .def_property_readonly("iterations", [](const search::Progress& p) { return p.iterations.load(); })
+      .def("root_stats", &search::Progress::root_stats);
 
   py::class_<search::Params>(m, "Params")
       .def(py::init<>())
@@ -81,6 +82,7 @@ PYBIND11_MODULE(_core, m) {
       .def_readonly("nodes", &search::Result::nodes)
       .def_readonly("seconds", &search::Result::seconds)
       .def_readonly("root_value", &search::Result::root_value);
+  m.def("root_value", &search::root_value, "visit-weighted mean reward of root statistics");
   m.attr("TREE_BYTES_PER_NODE") = sizeof(search::Node);
 
   py::class_<AnyState>(m, "State")
@@ -99,6 +101,8 @@ PYBIND11_MODULE(_core, m) {
       .def("info_key", &AnyState::info_key)
       .def("observe", &AnyState::observe)
       .def("determinize", &AnyState::determinize)
+      .def("observation_string", &AnyState::observation_string)
+      .def("after_observation", &AnyState::after_observation)
       .def("action_to_string", &AnyState::action_to_string)
       .def("parse_action", &AnyState::parse_action)
       .def("to_string", &AnyState::to_string)

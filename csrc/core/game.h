@@ -93,4 +93,17 @@ concept Game = std::copyable<S> && requires(const S cs, S s, Rng& rng, Action a,
   { cs.render(seat) } -> std::convertible_to<std::string>;    // readable board; seat -1: all hands
 };
 
+// Optional members, for the protocol's incremental `observe` line (docs/protocol.md), when what
+// a seat sees of an action is more than an action id (a hand shown) or the placeholder hidden
+// cards of a view need rearranging before an opponent's move can be played:
+// observation_string(seat, a) is what `seat` sees of `a` as text ("?" for nothing);
+// after_observation(seat, seen, rng) is the state after the action seen as `seen`, with every
+// hidden part re-dealt consistently with seat's new view (throws IllegalMoveError or
+// NotationError). Without them the bindings use observe() and try determinizations.
+template <class S>
+concept HasObservationText = requires(const S s, int seat, Action a, std::string_view seen, Rng& rng) {
+  { s.observation_string(seat, a) } -> std::convertible_to<std::string>;
+  { s.after_observation(seat, seen, rng) } -> std::same_as<S>;
+};
+
 }  // namespace kibitz

@@ -447,6 +447,75 @@ State State::determinize(int seat, Rng& rng) const {
   return d;
 }
 
+std::string State::observation_string(int seat, Action action) const {
+  if (pending_draws_ > 0) return seat == current_ ? action_to_string(action) : "?";
+  if (action == kBlocked) return "blocked:" + hand_text(hand_[current_]);
+  return action_to_string(action);
+}
+
+// Exchanges cards among the places `seat` does not see (other seats' hands, the stock) so that
+// `place`, one of them, holds at least `wanted` of each colour, paying with its cards beyond
+// `wanted`; every place keeps its size. False when the unseen cards do not allow it.
+bool State::gather_hidden(int seat, Counts& place, const Counts& wanted) {
+  std::array<Counts*, kMaxPlayers + 1> sources;
+  int n = 0;
+  for (int p = 0; p < players_; ++p)
+    if (p != seat && &hand_[p] != &place) sources[n++] = &hand_[p];
+  if (&stock_ != &place) sources[n++] = &stock_;
+  for (int c = 0; c < kColours; ++c)
+    for (int i = 0; i < n && place[c] < wanted[c]; ++i)
+      while ((*sources[i])[c] > 0 && place[c] < wanted[c]) {
+        int pay = 0;
+        while (pay < kColours && (pay == c || place[pay] <= wanted[pay])) ++pay;
+        if (pay == kColours) return false;
+        --(*sources[i])[c], ++place[c], --place[pay], ++(*sources[i])[pay];
+      }
+  return std::equal(wanted.begin(), wanted.end(), place.begin(), std::less_equal<>{});
+}
+
+State State::after_observation(int seat, std::string_view seen, Rng& rng) const {
+  if (is_terminal()) throw IllegalMoveError("the game is over");
+  State s = *this;
+  const std::string who = "seat " + std::to_string(current_);
+  if (pending_draws_ > 0 && current_ != seat) {
+    if (seen != "?") throw NotationError(who + " draws unseen by seat " + std::to_string(seat) + ": observe it as '?', not '" + std::string(seen) + "'");
+    s.apply(s.sample_chance(rng));
+  } else if (pending_draws_ > 0) {
+    const Action colour = parse_action(seen);
+    Counts one{};
+    one[colour] = 1;
+    if (sum(stock_) > 0) s.gather_hidden(seat, s.stock_, one);
+    if (s.draw_pile()[colour] == 0) throw IllegalMoveError("seat " + std::to_string(seat) + " cannot draw " + std::string(seen) + ": none is left unseen");
+    s.apply(colour);
+  } else {
+    const bool blocked = seen.starts_with("blocked");
+    const Action action = blocked ? kBlocked : parse_action(seen);
+    const std::string cannot = who + " cannot play " + std::string(seen) + " in any deal seat " + std::to_string(seat) + " thinks possible";
+    if (blocked && current_ == seat) {
+      if (seen != "blocked" && seen != observation_string(seat, kBlocked))
+        throw IllegalMoveError("seat " + std::to_string(seat) + " holds " + hand_text(hand_[seat]) + ": its blocked turn is " + observation_string(seat, kBlocked));
+    } else if (blocked) {  // the move shows the hand: put it into the placeholder hand
+      if (seen.size() < 8 || seen[7] != ':')
+        throw NotationError("a blocked turn shows the hand: observe it as blocked:<colours>, e.g. blocked:RROGGBB");
+      const Counts shown = parse_hand(seen.substr(8), "blocked hand");
+      if (total(shown) != total(hand_[current_]) || !s.gather_hidden(seat, s.hand_[current_], shown)) throw IllegalMoveError(cannot);
+    } else if (current_ != seat) {  // the cards the placement costs must be in the placeholder hand
+      Counts cost{};
+      cost[kMap[action]] = static_cast<std::uint8_t>(height_[action] + 1);
+      s.gather_hidden(seat, s.hand_[current_], cost);
+    }
+    std::array<Action, kMaxActions> legal;
+    const int n = s.legal_actions(legal.data());
+    if (std::find(legal.begin(), legal.begin() + n, action) == legal.begin() + n) throw IllegalMoveError(cannot);
+    s.apply(action);
+  }
+  try {
+    return s.determinize(seat, rng);
+  } catch (const NotationError&) {
+    throw IllegalMoveError("'" + std::string(seen) + "' does not fit what seat " + std::to_string(seat) + " has seen: no deal of the unseen cards explains it");
+  }
+}
+
 // Rollout policy: win at once if possible; otherwise prefer fields that extend the mover's
 // lines and areas, cheap fields, and fields taken from opponents; ties broken at random.
 Action State::heuristic_action(Rng& rng) const {

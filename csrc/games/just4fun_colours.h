@@ -164,6 +164,11 @@ class State {
     return action;
   }
   State determinize(int seat, Rng& rng) const;
+  // The protocol's `observe` line (docs/protocol.md): what `seat` sees of `action` as text
+  // ("?" for another seat's draw; a blocked turn shows the hand: "blocked:RROGGBB"), and the
+  // state after the action seen as `seen`, re-dealt consistently with seat's new view.
+  std::string observation_string(int seat, Action action) const;
+  State after_observation(int seat, std::string_view seen, Rng& rng) const;
 
   Action heuristic_action(Rng& rng) const;
   double evaluate(int seat) const;
@@ -267,6 +272,7 @@ class State {
     return complete;
   }
 
+  bool gather_hidden(int seat, Counts& place, const Counts& wanted);
   void recompute_bitboards();
   void validate() const;  // throws NotationError naming the broken invariant
   void validate_draw_order() const;

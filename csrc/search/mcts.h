@@ -60,6 +60,15 @@ struct Budget {
   }
 };
 
+// Adds the root children of `tree` (visits and reward per move) to `totals`.
+inline void add_root(const Tree& tree, RootTable& totals) {
+  for (std::uint32_t c = tree[Tree::root()].first_child; c != kNoNode; c = tree[c].next_sibling) {
+    auto& t = totals[tree[c].token];
+    t.visits += tree[c].visits;
+    t.reward += tree[c].reward;
+  }
+}
+
 template <Game S>
 class Searcher {
   static constexpr int kOmniscient = -1;  // observer of UCT/PIMC trees: sees every move
@@ -89,10 +98,14 @@ class Searcher {
     std::uint64_t done = 0;
     while (!budget.done(done)) {
       iterate(determinize ? root.determinize(root_seat_, rng_) : root);
-      ++done;
+      if (++done % Progress::kPublishPeriod == 0 && budget.progress) publish(*budget.progress);
     }
     iterations_ += done;
   }
+
+  // Root statistics published to Progress are this thread's tree plus `base` (PIMC: the
+  // determinizations already finished).
+  void set_published_base(int thread, const RootTable* base) { thread_ = thread, published_base_ = base; }
 
   // The root tree: the searching seat's own tree for MO-ISMCTS.
   const Tree& root_tree() const { return trees_[params_.algorithm == Algorithm::kMoIsmcts ? root_seat_ : 0]; }
@@ -247,25 +260,20 @@ class Searcher {
   std::array<Action, S::kMaxActions> actions_{};
   std::array<Action, S::kMaxActions> tokens_{};
   std::array<Action, S::kMaxActions + 1> distinct_{};
+  void publish(Progress& progress) const {
+    RootTable table = published_base_ ? *published_base_ : RootTable{};
+    add_root(root_tree(), table);
+    progress.publish(thread_, std::move(table));
+  }
+
   std::array<std::uint32_t, S::kMaxActions + 1> mark_{};
   std::array<std::uint32_t, S::kMaxActions + 1> slot_{};
   std::uint32_t stamp_ = 0;
+  int thread_ = 0;
+  const RootTable* published_base_ = nullptr;
 };
 
 namespace detail {
-
-struct RootTotals {
-  std::uint64_t visits = 0;
-  double reward = 0;
-};
-
-inline void add_root(const Tree& tree, std::map<Action, RootTotals>& totals) {
-  for (std::uint32_t c = tree[Tree::root()].first_child; c != kNoNode; c = tree[c].next_sibling) {
-    auto& t = totals[tree[c].token];
-    t.visits += tree[c].visits;
-    t.reward += tree[c].reward;
-  }
-}
 
 inline std::uint64_t thread_seed(std::uint64_t seed, int thread) {
   std::uint64_t x = seed ^ (0xA0761D6478BD642FULL * static_cast<std::uint64_t>(thread + 1));
@@ -291,15 +299,16 @@ Result search(const S& root, const Params& params) {
   const bool timed = params.time_limit_ms > 0;
   const int threads = params.threads;
 
-  std::vector<std::map<Action, detail::RootTotals>> totals(threads);
+  std::vector<RootTable> totals(threads);
   std::vector<std::uint64_t> iterations(threads), nodes(threads);
   auto work = [&](int thread) {
     const std::uint64_t share = params.iterations ? params.iterations / threads + (static_cast<std::uint64_t>(thread) < params.iterations % threads) : 0;
     if (params.iterations && share == 0) return;
     Searcher<S> searcher(params, seat, detail::thread_seed(params.seed, thread));
+    searcher.set_published_base(thread, &totals[thread]);
     if (params.algorithm != Algorithm::kPimc) {
       searcher.run(root, Budget{share, deadline, timed, params.stop, params.progress});
-      detail::add_root(searcher.root_tree(), totals[thread]);
+      add_root(searcher.root_tree(), totals[thread]);
       iterations[thread] = searcher.iterations();
       nodes[thread] = searcher.nodes();
       return;
@@ -318,7 +327,7 @@ Result search(const S& root, const Params& params) {
       if (share && det_share == 0) continue;
       searcher.clear_trees();
       searcher.run(root.determinize(seat, rng), Budget{det_share, det_deadline, timed, params.stop, params.progress});
-      detail::add_root(searcher.root_tree(), totals[thread]);
+      add_root(searcher.root_tree(), totals[thread]);
       nodes[thread] += searcher.nodes();
     }
     iterations[thread] = searcher.iterations();
@@ -341,32 +350,25 @@ Result search(const S& root, const Params& params) {
       if (e) std::rethrow_exception(e);
   }
 
-  std::map<Action, detail::RootTotals> merged;
+  RootTable merged;
   Result result;
   for (int t = 0; t < threads; ++t) {
     for (const auto& [a, v] : totals[t]) merged[a].visits += v.visits, merged[a].reward += v.reward;
     result.iterations += iterations[t];
     result.nodes += nodes[t];
   }
-  std::uint64_t visits = 0;
-  double reward = 0;
-  for (const auto& [a, v] : merged) {
-    if (v.visits == 0) continue;
-    result.stats.push_back({a, v.visits, v.reward / v.visits});
-    visits += v.visits, reward += v.reward;
-  }
+  result.stats = sorted_stats(merged);
   if (result.stats.empty()) {  // budget too small to visit anything: fall back to the first legal move
     std::array<Action, S::kMaxActions> actions;
     root.legal_actions(actions.data());
     result.action = actions[0];
   } else {
-    std::stable_sort(result.stats.begin(), result.stats.end(), [](const ActionStats& a, const ActionStats& b) { return a.visits > b.visits; });
     const auto best = params.final_move == FinalMove::kMostVisits
                           ? result.stats.begin()
                           : std::max_element(result.stats.begin(), result.stats.end(),
                                              [](const ActionStats& a, const ActionStats& b) { return a.mean_reward < b.mean_reward; });
     result.action = best->action;
-    result.root_value = reward / visits;
+    result.root_value = root_value(result.stats);
   }
   result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return result;

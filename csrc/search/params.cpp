@@ -1,5 +1,7 @@
 #include "search/params.h"
 
+#include <algorithm>
+
 namespace kibitz::search {
 
 std::string algorithm_name(Algorithm a) {
@@ -16,6 +18,33 @@ Algorithm parse_algorithm(const std::string& name) {
   for (Algorithm a : {Algorithm::kUct, Algorithm::kPimc, Algorithm::kSoIsmcts, Algorithm::kMoIsmcts})
     if (algorithm_name(a) == name) return a;
   throw OptionError("unknown search algorithm '" + name + "'; expected one of uct, pimc, so_ismcts, mo_ismcts");
+}
+
+void Progress::publish(int thread, RootTable table) {
+  std::lock_guard lock(mutex_);
+  by_thread_[thread] = std::move(table);
+}
+
+std::vector<ActionStats> sorted_stats(const RootTable& table) {
+  std::vector<ActionStats> stats;
+  for (const auto& [a, t] : table)
+    if (t.visits) stats.push_back({a, t.visits, t.reward / t.visits});
+  std::stable_sort(stats.begin(), stats.end(), [](const ActionStats& x, const ActionStats& y) { return x.visits > y.visits; });
+  return stats;
+}
+
+double root_value(const std::vector<ActionStats>& stats) {
+  double visits = 0, reward = 0;
+  for (const auto& s : stats) visits += s.visits, reward += s.mean_reward * s.visits;
+  return visits ? reward / visits : 0;
+}
+
+std::vector<ActionStats> Progress::root_stats() const {
+  RootTable merged;
+  std::lock_guard lock(mutex_);
+  for (const auto& [thread, table] : by_thread_)
+    for (const auto& [a, t] : table) merged[a].visits += t.visits, merged[a].reward += t.reward;
+  return sorted_stats(merged);
 }
 
 }  // namespace kibitz::search

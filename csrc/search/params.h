@@ -2,6 +2,8 @@
 #pragma once
 #include <atomic>
 #include <cstdint>
+#include <map>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -23,10 +25,38 @@ struct StopFlag {
   std::atomic<bool> value{false};
 };
 
+struct ActionStats {
+  Action action;
+  std::uint64_t visits;
+  double mean_reward;  // for the searching seat (its team's reward in team games)
+};
+
+// Visits and summed reward per root action (keyed by the action), as one search thread has them.
+struct RootTotals {
+  std::uint64_t visits = 0;
+  double reward = 0;
+};
+using RootTable = std::map<Action, RootTotals>;
+
+// One entry per visited action, most visited first; and their visit-weighted mean reward.
+std::vector<ActionStats> sorted_stats(const RootTable& table);
+double root_value(const std::vector<ActionStats>& stats);
+
 // Read from another thread while a search runs (the protocol's periodic `info`): iterations
-// completed so far, over all threads, updated every 16 iterations.
-struct Progress {
+// completed so far over all threads (updated every 16 iterations), and each thread's root
+// statistics (published every kPublishPeriod iterations).
+class Progress {
+ public:
+  static constexpr std::uint64_t kPublishPeriod = 1024;
   std::atomic<std::uint64_t> iterations{0};
+
+  void publish(int thread, RootTable table);
+  // The threads' latest tables merged: one entry per visited action, most visited first.
+  std::vector<ActionStats> root_stats() const;
+
+ private:
+  mutable std::mutex mutex_;
+  std::map<int, RootTable> by_thread_;
 };
 
 struct Params {
@@ -42,12 +72,6 @@ struct Params {
   std::uint64_t seed = 0;
   const StopFlag* stop = nullptr;  // with no other budget the search runs until it is set
   Progress* progress = nullptr;
-};
-
-struct ActionStats {
-  Action action;
-  std::uint64_t visits;
-  double mean_reward;  // for the searching seat (its team's reward in team games)
 };
 
 struct Result {

@@ -4,6 +4,8 @@
     kibitz play just4fun_colours --bots ismcts greedy --seed 3
     kibitz play just4fun_colours --human 0         play seat 0 yourself
     kibitz match just4fun_colours --bots ismcts:iterations=500 greedy --games 100 --out games.jsonl
+    kibitz match just4fun_colours --bots greedy --engine "kibitz engine" --movetime 200
+    kibitz referee just4fun_colours --bots "engine:kibitz engine" "engine:./other" --results r.jsonl
     kibitz replay games.jsonl --index 0 --show     check recorded games and show the end
     kibitz bench
 
@@ -26,12 +28,14 @@ from kibitz.errors import IllegalMoveError, NotationError, OptionError, UnknownG
 from kibitz.game import CHANCE, Game, State, View, games
 from kibitz.match import (
     GameRecord,
+    MatchResult,
     play_bots,
     read_records,
     replay,
     run_match,
     seat_bots,
 )
+from kibitz.referee import ENGINE_PREFIX, Tournament
 
 DEFAULT_PLAY_BOTS = ["ismcts:iterations=2000", "ismcts:iterations=2000"]
 
@@ -86,13 +90,28 @@ def _parser() -> argparse.ArgumentParser:
     match = commands.add_parser("match", help="play many games between bots and compare them")
     match.add_argument("game")
     _add_game_arguments(match)
-    match.add_argument("--bots", nargs="+", metavar="SPEC", required=True, help="2 or more bot specs")
+    match.add_argument("--bots", nargs="+", metavar="SPEC", default=[], help="bot specs (2 or more players in all, with --engine)")
+    match.add_argument(
+        "--engine", action="append", default=[], metavar="COMMAND", help="an engine process to play through the text protocol (repeatable)"
+    )
     match.add_argument("--games", type=int, default=100, help="number of games (default 100)")
     match.add_argument("--seed", type=int, default=0, help="seed of the match (default 0)")
     match.add_argument("--processes", type=int, help="worker processes (default: one per CPU)")
     match.add_argument("--out", metavar="FILE.jsonl", help="append every game's record to this file")
     match.add_argument("--json", action="store_true", help="print the results as JSON instead of a table")
+    _add_referee_arguments(match)
     match.set_defaults(run=match_command)
+
+    referee = commands.add_parser("referee", help="run a tournament between engine processes and bots over the text protocol")
+    referee.add_argument("game")
+    _add_game_arguments(referee)
+    referee.add_argument("--bots", nargs="+", metavar="SPEC", required=True, help="2 or more players: bot specs, or engine:<command>")
+    referee.add_argument("--games", type=int, default=100, help="number of games (default 100)")
+    referee.add_argument("--seed", type=int, default=0, help="seed of the tournament (default 0)")
+    referee.add_argument("--results", metavar="FILE.jsonl", help="append each game here as it ends; resume from it")
+    referee.add_argument("--json", action="store_true", help="print the results as JSON instead of a table")
+    _add_referee_arguments(referee)
+    referee.set_defaults(run=referee_command)
 
     replay_parser = commands.add_parser("replay", help="replay recorded games and check their results")
     replay_parser.add_argument("file", metavar="FILE.jsonl")
@@ -119,6 +138,13 @@ def _add_game_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="KEY=VALUE",
         help="a game option (repeatable); see `kibitz games`",
     )
+
+
+def _add_referee_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--movetime", type=int, default=1000, metavar="MS", help="engine time per decision (default 1000)")
+    parser.add_argument("--margin", type=int, default=500, metavar="MS", help="grace before a late engine forfeits (default 500)")
+    parser.add_argument("--iterations", type=int, metavar="N", help="also cap each engine search at N iterations")
+    parser.add_argument("--observe", action="store_true", help="tell engines each action with observe lines, not a position per decision")
 
 
 def _option_pair(text: str) -> tuple[str, str]:
@@ -181,7 +207,12 @@ def play_command(args: argparse.Namespace) -> int:
 
 
 def match_command(args: argparse.Namespace) -> int:
-    """``kibitz match``: a match with a progress bar, then the results as a table or JSON."""
+    """``kibitz match``: a match with a progress bar, then the results as a table or JSON.
+    With ``--engine`` the referee plays it (kibitz.referee)."""
+    if args.engine:
+        args.bots = [*args.bots, *(f"{ENGINE_PREFIX}{command}" for command in args.engine)]
+        args.results = args.out
+        return referee_command(args)
     game = _make_game(args)
     result = run_match(
         game,
@@ -192,11 +223,33 @@ def match_command(args: argparse.Namespace) -> int:
         progress=True,
         record_path=args.out,
     )
-    if args.json:
+    _print_result(result, args.json)
+    return 0
+
+
+def referee_command(args: argparse.Namespace) -> int:
+    """``kibitz referee``: a tournament over the text protocol, resumable from its results file."""
+    tournament = Tournament(
+        _make_game(args),
+        args.bots,
+        games=args.games,
+        seed=args.seed,
+        movetime_ms=args.movetime,
+        margin_ms=args.margin,
+        iterations=args.iterations,
+        incremental=args.observe,
+        results_path=args.results,
+        progress=True,
+    )
+    _print_result(tournament.run(), args.json)
+    return 0
+
+
+def _print_result(result: MatchResult, as_json: bool) -> None:
+    if as_json:
         print(json.dumps(result.to_dict(), indent=2))
     else:
         Console(width=None if sys.stdout.isatty() else 120).print(result.table())
-    return 0
 
 
 def replay_command(args: argparse.Namespace) -> int:
@@ -284,10 +337,9 @@ class _SeatAnnouncer:
         self._seat = seat
 
     def __call__(self, state: State, action: int) -> None:
-        seen = state.observe(self._seat, action)
-        if seen is None:
+        text = state.observation_text(self._seat, action)
+        if text == "?":
             return
-        text = state.move_to_string(action) if seen == action else "a hidden move"
         mover = state.current_player
         if mover == CHANCE:
             print(f"  chance: {text}")

@@ -187,6 +187,12 @@ class State:
         seen = self._s.observe(seat, action)
         return None if seen == _core.UNOBSERVED else seen
 
+    def observation_text(self, seat: int, action: int) -> str:
+        """What ``seat`` sees of ``action`` played here, as text: the move, ``?`` when it
+        sees nothing of it, or more when the move shows something (a blocked turn in Just 4
+        Fun Colours shows the hand). :meth:`View.advance` reads it."""
+        return self._s.observation_string(seat, action)
+
     def determinize(self, seat: int, seed: int) -> State:
         """A full state drawn from those consistent with ``seat``'s view."""
         return State(self._s.determinize(seat, seed))
@@ -247,6 +253,13 @@ class View:
 
     def state(self) -> State:
         return State(_core.find_game(self.game_name).from_view(self.notation))
+
+    def advance(self, seen: str) -> View:
+        """The view after the next action, of which this seat saw ``seen`` (the text of
+        :meth:`State.observation_text`). Raises IllegalMoveError when nothing this seat
+        thinks possible would look like ``seen``, NotationError when it is not notation."""
+        after = self.state()._s.after_observation(self.seat, seen.strip(), 0)
+        return View(self.game_name, self.seat, after.view_string(self.seat), after.info_key(self.seat))
 
     def render(self) -> str:
         """The board as this seat sees it: other seats' hands are hidden."""

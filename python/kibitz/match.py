@@ -76,6 +76,9 @@ class GameRecord:
     ``actions`` holds every applied action id in order, decisions and chance outcomes alike;
     ``moves`` the same as text. Both are empty when the game was played with ``record=False``.
     ``returns``, ``scores`` and ``ranks`` are per seat, as :class:`State` gives them.
+    The referee (:mod:`kibitz.referee`) adds the game's ``index`` in its tournament and, when
+    a seat forfeited, the ``adjudication`` (``seat``, ``label``, ``reason``): the game then
+    stops there, the forfeiting team gets return 0 and the last rank, and scores are 0.
     """
 
     game: str
@@ -87,6 +90,8 @@ class GameRecord:
     returns: list[float]
     scores: list[float]
     ranks: list[int]
+    index: int | None = None
+    adjudication: dict[str, Any] | None = None
 
     def to_json(self) -> str:
         """The record as one line of JSON."""
@@ -132,20 +137,13 @@ def play_bots(
     state = _initial_state(game, seed)
     actions: list[int] = []
     moves: list[str] = []
-    step = 0
-    while not state.is_terminal():
-        seat = state.current_player
-        if seat == CHANCE:
-            action = state.sample_chance(derive_seed(seed, "chance", step))
-        else:
-            action = _bot_action(state, seat, bots[seat], names[seat])
-        if on_move is not None:
-            on_move(state, action)
-        if record:
-            actions.append(action)
-            moves.append(state.move_to_string(action))
-        state.apply(action)
-        step += 1
+    play_out(
+        state,
+        seed,
+        lambda s, seat: _bot_action(s, seat, bots[seat], names[seat]),
+        on_move,
+        (actions, moves) if record else None,
+    )
     return GameRecord(
         game=game.name,
         options=dict(game.options),
@@ -157,6 +155,30 @@ def play_bots(
         scores=state.scores(),
         ranks=state.ranks(),
     )
+
+
+def play_out(
+    state: State,
+    seed: int,
+    decide: Callable[[State, int], int],
+    on_move: MoveHook | None = None,
+    record: tuple[list[int], list[str]] | None = None,
+) -> None:
+    """Plays ``state`` to the end: chance outcome k drawn with ``derive_seed(seed, "chance",
+    k)``, each decision ``decide(state, seat)``. Every action is shown to ``on_move`` and
+    appended to ``record`` (ids, texts) before it is applied, so that an exception raised by
+    ``decide`` leaves the game so far recorded."""
+    step = 0
+    while not state.is_terminal():
+        seat = state.current_player
+        action = state.sample_chance(derive_seed(seed, "chance", step)) if seat == CHANCE else decide(state, seat)
+        if on_move is not None:
+            on_move(state, action)
+        if record is not None:
+            record[0].append(action)
+            record[1].append(state.move_to_string(action))
+        state.apply(action)
+        step += 1
 
 
 def _bot_action(state: State, seat: int, bot: Bot, label: str) -> int:
@@ -198,6 +220,10 @@ def replay(record: GameRecord) -> State:
             state.apply(action)
         except (IllegalMoveError, NotationError) as err:
             raise type(err)(f"recorded action {step} ({move!r}): {err}") from None
+    if record.adjudication is not None:  # a forfeit: the game stopped where the seat failed
+        if state.is_terminal() or state.current_player != record.adjudication.get("seat"):
+            raise ValueError(f"the forfeit of seat {record.adjudication.get('seat')} does not fit: it was not that seat's decision")
+        return state
     if not state.is_terminal():
         raise ValueError(f"the game is not over after the {len(record.actions)} recorded actions")
     replayed = {"returns": state.returns(), "scores": state.scores(), "ranks": state.ranks()}
@@ -316,6 +342,7 @@ class BotStats:
     win_rate: Estimate
     mean_rank: Estimate
     mean_score: Estimate
+    faults: int = 0  # games it forfeited (refereed games: crash, timeout, illegal move)
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -347,7 +374,8 @@ class MatchResult:
             collapse_padding=True,
         )
         table.add_column("bot", no_wrap=True, min_width=12)
-        for header in ("games", "wins", "shared", "share", "win %", "rank", "score"):
+        faults = any(bot.faults for bot in self.bots)
+        for header in ("games", "wins", "shared", "share", "win %", "rank", "score", *(["faults"] if faults else [])):
             table.add_column(header, justify="right", no_wrap=True)
         for bot in self.bots:
             table.add_row(
@@ -359,6 +387,7 @@ class MatchResult:
                 _estimate_cell(bot.win_rate, digits=1, scale=100),
                 _estimate_cell(bot.mean_rank, digits=2),
                 _estimate_cell(bot.mean_score, digits=2),
+                *([str(bot.faults)] if faults else []),
             )
         return table
 

@@ -8,6 +8,7 @@ background thread, so ``stop``, ``isready`` and ``quit`` are answered while it r
 
 from __future__ import annotations
 
+import re
 import sys
 import threading
 import time
@@ -65,6 +66,7 @@ class Engine:
         self.seat = 0
         self.position: State | None = None  # what the engine searches (built from a view unless SeeAll)
         self._search: threading.Thread | None = None
+        self._answered = threading.Event()  # set just before bestmove: the search is over
         self._stop = _core.StopFlag()
         self.running = True
 
@@ -105,7 +107,9 @@ class Engine:
         return self.position
 
     def searching(self) -> bool:
-        return self._search is not None and self._search.is_alive()
+        # Not is_alive(): a controller may send its next line as soon as it reads bestmove,
+        # before the search thread has returned.
+        return self._search is not None and not self._answered.is_set()
 
     # -- commands -----------------------------------------------------------------------
     def _cmd_kgi(self, args: list[str]) -> None:
@@ -194,18 +198,35 @@ class Engine:
             state = full if self.see_all else full.view(self.seat).state()
         self.position = state
 
+    def _cmd_observe(self, args: list[str]) -> None:
+        self._require_idle("observe")
+        state = self._require_position()
+        if not args:
+            raise ProtocolError("expected: observe <the next action as this seat saw it: a move, a chance outcome or ?>")
+        seen = " ".join(args)
+        if self.see_all:  # the engine holds the true state: the action itself is needed
+            after = state.clone()
+            after.apply(seen)
+        else:
+            after = State(state._s.after_observation(self.seat, seen, 0))
+        self.position = after
+
     def _cmd_go(self, args: list[str]) -> None:
         self._require_idle("go")
         state = self._require_position()
         if state.current_player != self.seat:
             raise ProtocolError(f"go: it is not seat {self.seat}'s decision (to move: {describe_turn(state)})")
         params, until_stopped = self._go_params(args)
+        if self._search is not None:  # answered already; let its thread end
+            self._search.join()
         self._stop.clear()
+        self._answered.clear()
         self._search = threading.Thread(target=self._run_search, args=(state, params, until_stopped), daemon=True)
         self._search.start()
 
     def _go_params(self, args: list[str]) -> tuple[SearchParams, bool]:
         params = self.params if not self.see_all else self.params.with_(algorithm="uct")
+        numbers: dict[str, int] = {}
         until_stopped = False
         i = 0
         while i < len(args):
@@ -214,11 +235,21 @@ class Engine:
                 until_stopped = True
                 i += 1
                 continue
-            if word not in ("iterations", "movetime") or i + 1 >= len(args) or not args[i + 1].isdigit():
-                raise ProtocolError(f"go: unexpected '{word}'; expected iterations <n>, movetime <ms> or infinite")
-            value = int(args[i + 1])
-            params = params.with_(iterations=value, time_ms=0.0) if word == "iterations" else params.with_(time_ms=float(value), iterations=0)
+            clock = CLOCK_FIELD.fullmatch(word)
+            if not (word in GO_NUMBERS or clock) or i + 1 >= len(args) or not args[i + 1].isdigit():
+                raise ProtocolError(
+                    f"go: unexpected '{word}'; expected iterations <n>, movetime <ms>, infinite, s<seat>time <ms>, s<seat>inc <ms> or movestogo <n>"
+                )
+            assert self.game is not None
+            if clock and int(clock.group(1)) >= self.game.num_players:
+                raise ProtocolError(f"go: {word}: seat {clock.group(1)} does not exist; seats are 0..{self.game.num_players - 1}")
+            numbers[word] = int(args[i + 1])
             i += 2
+        movetime = numbers.get("movetime")
+        if movetime is None and f"s{self.seat}time" in numbers:
+            movetime = clock_budget(numbers[f"s{self.seat}time"], numbers.get(f"s{self.seat}inc", 0), numbers.get("movestogo"))
+        if "iterations" in numbers or movetime is not None:  # the line's budget replaces the options'
+            params = params.with_(iterations=numbers.get("iterations", 0), time_ms=float(movetime or 0))
         return params, until_stopped
 
     def _run_search(self, state: State, params: SearchParams, until_stopped: bool) -> None:
@@ -233,34 +264,43 @@ class Engine:
 
         def report_progress() -> None:
             while not finished.wait(INFO_PERIOD_S):
-                elapsed = time.monotonic() - started
-                done = progress.iterations
-                self.write(f"info iterations {done} time {round(elapsed * 1000)} nps {round(done / elapsed)}")
+                stats = progress.root_stats()
+                self._report(state, progress.iterations, time.monotonic() - started, stats, _core.root_value(stats))
 
-        threading.Thread(target=report_progress, daemon=True).start()
+        reporter = threading.Thread(target=report_progress, daemon=True)
+        reporter.start()
         try:
             result = state._s.search(core)
         except Exception as err:  # the protocol stays up; the caller sees why there is no move
+            self._answered.set()
             self.error(f"search failed: {type(err).__name__}: {err}")
             return
         finally:
             finished.set()
-        name = state.move_to_string
-        seconds = max(result.seconds, 1e-9)
-        self.write(
-            f"info iterations {result.iterations} time {round(result.seconds * 1000)} nps {round(result.iterations / seconds)} "
-            f"nodes {result.nodes} value {result.root_value:.4f}"
-        )
-        for rank, stat in enumerate(result.stats[:TOP_MOVES], start=1):
-            self.write(f"info multipv {rank} move {name(stat.action)} visits {stat.visits} value {stat.mean_reward:.4f}")
-        self.write(f"bestmove {name(result.action)}")
+            reporter.join()
+        self._report(state, result.iterations, result.seconds, result.stats, result.root_value, result.nodes)
+        self._answered.set()
+        self.write(f"bestmove {state.move_to_string(result.action)}")
+
+    def _report(self, state: State, iterations: int, seconds: float, stats: list, value: float, nodes: int | None = None) -> None:
+        """One ``info`` line with the totals, then one per most visited move (like multipv)."""
+        line = f"info iterations {iterations} time {round(seconds * 1000)} nps {round(iterations / max(seconds, 1e-9))}"
+        if nodes is not None:
+            line += f" nodes {nodes}"
+        lines = [f"{line} value {value:.4f}"]
+        for rank, stat in enumerate(stats[:TOP_MOVES], start=1):
+            lines.append(
+                f"info multipv {rank} move {state.move_to_string(stat.action)} visits {stat.visits} value {stat.mean_reward:.4f}"
+            )
+        with self._lock:  # a block: progress and the final report never interleave
+            for text in lines:
+                self._write_line(text)
 
     def _cmd_stop(self, args: list[str]) -> None:
-        if not self.searching():
-            raise ProtocolError("stop: no search is running")
+        # Without a search this does nothing, as in UCI: a stop sent as the search ends is no error.
         self._stop.set()
-        assert self._search is not None
-        self._search.join()
+        if self._search is not None:
+            self._search.join()
 
     def _cmd_d(self, args: list[str]) -> None:
         state = self._require_position()
@@ -287,10 +327,12 @@ class Engine:
 
     def _cmd_query(self, args: list[str]) -> None:
         state = self._require_position()
-        if len(args) != 1 or args[0] not in ("gameover", "turn", "result", "score"):
-            raise ProtocolError("expected: query gameover|turn|result|score")
+        if len(args) != 1 or args[0] not in ("gameover", "turn", "result", "score", "view"):
+            raise ProtocolError("expected: query gameover|turn|result|score|view")
         what = args[0]
-        if what == "gameover":
+        if what == "view":
+            self.write(f"response {state.view(self.seat).notation}")
+        elif what == "gameover":
             self.write(f"response {'true' if state.is_terminal() else 'false'}")
         elif what == "turn":
             self.write(f"response {describe_turn(state)}")
@@ -303,6 +345,17 @@ class Engine:
 
 
 COMMANDS = sorted(name[5:] for name in dir(Engine) if name.startswith("_cmd_"))
+GO_NUMBERS = ("iterations", "movetime", "movestogo")
+CLOCK_FIELD = re.compile(r"s(\d+)(time|inc)")
+CLOCK_DECISIONS_LEFT = 20  # decisions assumed left on the clock when go gives no movestogo
+CLOCK_MARGIN_MS = 30  # kept back for the reply to reach the referee
+
+
+def clock_budget(remaining_ms: int, increment_ms: int, moves_to_go: int | None) -> int:
+    """The search time for one decision on a clock: an even share of what is left plus most
+    of the increment, never more than half of what is left less a margin."""
+    share = remaining_ms / max(moves_to_go or CLOCK_DECISIONS_LEFT, 1) + 0.75 * increment_ms
+    return max(1, round(min(share, remaining_ms / 2) - CLOCK_MARGIN_MS))
 
 
 def describe_turn(state: State) -> str:

@@ -1,0 +1,60 @@
+"""A kibitz engine that misbehaves on purpose, for the referee's adjudication tests.
+
+    python tests/broken_engine.py <fault> [<decision>]
+
+It answers like ``kibitz engine`` until its ``<decision>``-th ``go`` (default 1), then:
+``crash`` exits with code 3; ``hang`` never answers; ``illegal`` answers ``bestmove blocked``
+(in Just 4 Fun Colours illegal while a field can be taken); ``garbage`` prints a line that is
+not protocol; ``nonsense`` answers ``bestmove`` with unreadable text; ``malformed`` sends
+``bestmove`` alone; ``error`` reports an error instead of moving.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+from kibitz.protocol import Engine
+
+REPLIES = {
+    "illegal": "bestmove blocked",
+    "garbage": "hello referee",
+    "nonsense": "bestmove z9",
+    "malformed": "bestmove",
+    "error": "info string error: no idea",
+}
+FAULTS = ("crash", "hang", *REPLIES)
+
+
+def main() -> int:
+    fault = sys.argv[1]
+    if fault not in FAULTS:
+        print(f"unknown fault {fault!r}; one of {', '.join(FAULTS)}", file=sys.stderr)
+        return 2
+    faulty_decision = int(sys.argv[2]) if len(sys.argv) > 2 else 1
+
+    def write(line: str) -> None:
+        sys.stdout.write(line + "\n")
+        sys.stdout.flush()
+
+    engine = Engine(write)
+    decisions = 0
+    for line in sys.stdin:
+        if line.startswith("go"):
+            decisions += 1
+            if decisions == faulty_decision:
+                if fault == "crash":
+                    print("broken_engine: crashing on purpose", file=sys.stderr)
+                    return 3
+                if fault == "hang":
+                    time.sleep(3600)
+                write(REPLIES[fault])
+                continue
+        engine.handle(line.strip())
+        if not engine.running:
+            break
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
