@@ -242,6 +242,7 @@ struct GameInfo {
   std::function<std::unique_ptr<AnyState>(const std::string&)> from_string;
   std::function<std::unique_ptr<AnyState>(const std::string&)> from_view;
   std::function<void(const std::map<std::string, std::string>&)> check_options;
+  bool perfect_information = false;  // no hidden information: every view is the full state
 };
 
 const std::vector<GameInfo>& registry();

@@ -25,6 +25,7 @@ PYBIND11_MODULE(_core, m) {
       .def_readonly("min_players", &GameInfo::min_players)
       .def_readonly("max_players", &GameInfo::max_players)
       .def_readonly("options", &GameInfo::options)
+      .def_readonly("perfect_information", &GameInfo::perfect_information)
       .def("initial", [](const GameInfo& g, const std::map<std::string, std::string>& o, std::uint64_t seed) { return g.initial(o, seed); })
       .def("from_string", [](const GameInfo& g, const std::string& t) { return g.from_string(t); })
       .def("from_view", [](const GameInfo& g, const std::string& t) { return g.from_view(t); })

@@ -18,7 +18,7 @@ from typing import TextIO
 
 from kibitz import _core
 from kibitz.errors import IllegalMoveError, NotationError, OptionError, UnknownGameError
-from kibitz.game import Game, State
+from kibitz.game import Game, State, games
 from kibitz.params import SearchParams
 
 ENGINE_NAME = "kibitz 0.1.0"
@@ -51,7 +51,11 @@ OPTIONS = [
     EngineOption("Seed", "seed", "spin", "0", "min 0 max 9223372036854775807"),
     EngineOption("SeeAll", "", "check", "false"),
 ]
-OPTION_BY_NAME = {o.name.lower(): o for o in OPTIONS}
+UGI_OPTIONS = [
+    EngineOption("UGIGame", "", "combo", ""),
+    EngineOption("UGIGameOptions", "", "string", "<empty>"),
+]
+OPTION_BY_NAME = {o.name.lower(): o for o in [*OPTIONS, *UGI_OPTIONS]}
 
 
 class Engine:
@@ -67,6 +71,9 @@ class Engine:
         self.position: State | None = None  # what the engine searches (built from a view unless SeeAll)
         self._search: threading.Thread | None = None
         self._answered = threading.Event()  # set just before bestmove: the search is over
+        self.ugi = False  # UGI mode (section 11 of docs/protocol.md): perfect information, the engine plays both sides
+        self.ugi_game = ""
+        self.ugi_options: dict[str, str] = {}
         self._stop = _core.StopFlag()
         self.running = True
 
@@ -119,6 +126,37 @@ class Engine:
             self.write(f"option name {o.name} type {o.kind} default {o.default}" + (f" {o.extra}" if o.extra else ""))
         self.write("kgiok")
 
+    def _cmd_ugi(self, args: list[str]) -> None:
+        self._require_idle("ugi")
+        names = ugi_games()
+        if not names:
+            raise ProtocolError("ugi: no two-player perfect-information game is registered")
+        self.ugi, self.see_all = True, True
+        self.ugi_game = self.ugi_game or names[0]
+        self.write(f"id name {ENGINE_NAME}")
+        self.write(f"id author {AUTHOR}")
+        for o in OPTIONS:
+            if o.name != "SeeAll":  # UGI games have nothing hidden
+                self.write(f"option name {o.name} type {o.kind} default {o.default}" + (f" {o.extra}" if o.extra else ""))
+        self.write(f"option name UGIGame type combo default {names[0]} " + " ".join(f"var {n}" for n in names))
+        self.write("option name UGIGameOptions type string default <empty>")
+        self._ugi_newgame()
+        self.write("ugiok")
+
+    def _cmd_uginewgame(self, args: list[str]) -> None:
+        self._require_idle("uginewgame")
+        self._require_ugi("uginewgame")
+        self._ugi_newgame()
+
+    def _require_ugi(self, command: str) -> None:
+        if not self.ugi:
+            raise ProtocolError(f"'{command}' is a UGI command: send ugi first")
+
+    def _ugi_newgame(self) -> None:
+        # startpos is the same every game: seat 0 (UGI's p1) starts unless the options say otherwise
+        self.game = Game(self.ugi_game, players=2, **{"start": "0", **self.ugi_options})
+        self.seat, self.position = 0, None
+
     def _cmd_isready(self, args: list[str]) -> None:
         self.write("readyok")
 
@@ -137,7 +175,13 @@ class Engine:
         option = OPTION_BY_NAME.get(name.lower())
         if option is None:
             raise ProtocolError(f"unknown option '{name}'; options: {', '.join(o.name for o in OPTIONS)}")
+        if option.name in ("UGIGame", "UGIGameOptions"):
+            self._require_ugi(f"setoption name {option.name}")
+            self._set_ugi_option(option.name, value)
+            return
         if option.name == "SeeAll":
+            if self.ugi:
+                raise ProtocolError("option SeeAll: UGI games have nothing hidden; it stays true in UGI mode")
             if value not in ("true", "false"):
                 raise ProtocolError(f"option SeeAll: expected true or false, got '{value}'")
             self.see_all = value == "true"
@@ -148,6 +192,22 @@ class Engine:
             self.params = SearchParams.from_options({option.field: value}, **self.params.to_dict())
         except OptionError as err:
             raise ProtocolError(f"option {option.name}: {err}") from None
+
+    def _set_ugi_option(self, name: str, value: str) -> None:
+        game, options = self.ugi_game, {}
+        if name == "UGIGame":
+            if value not in ugi_games():
+                raise ProtocolError(f"option UGIGame: '{value}' is not one of {', '.join(ugi_games())}")
+            game = value
+        else:
+            for word in ("" if value == "<empty>" else value).split():
+                key, eq, item = word.partition("=")
+                if not eq or not key or key == "players":
+                    raise ProtocolError(f"option UGIGameOptions: expected key=value words other than players, got '{word}'")
+                options[key] = item
+        Game(game, players=2, **{"start": "0", **options})  # refuses a bad option before anything changes
+        self.ugi_game, self.ugi_options = game, options
+        self._ugi_newgame()
 
     def _cmd_newgame(self, args: list[str]) -> None:
         self._require_idle("newgame")
@@ -178,12 +238,15 @@ class Engine:
         game = Game(name, players=players, **options)
         if not 0 <= seat < game.num_players:
             raise ProtocolError(f"newgame: seat {seat} does not exist; seats are 0..{game.num_players - 1}")
-        self.game, self.seat, self.position = game, seat, None
+        self.game, self.seat, self.position, self.ugi = game, seat, None, False
 
     def _cmd_position(self, args: list[str]) -> None:
         self._require_idle("position")
         if self.game is None:
             raise ProtocolError("no game: send newgame first")
+        if args and args[0] in ("startpos", "fen"):
+            self._ugi_position(args)
+            return
         if len(args) < 2 or args[0] not in ("view", "state"):
             raise ProtocolError("expected: position view <seat view notation> | position state <full notation>")
         text = " ".join(args[1:])
@@ -197,6 +260,26 @@ class Engine:
             # Unless SeeAll is on, the engine keeps only what its seat may know.
             state = full if self.see_all else full.view(self.seat).state()
         self.position = state
+
+    def _ugi_position(self, args: list[str]) -> None:
+        """``position startpos|fen <notation> [moves <m> ...]``; the engine plays the side to move."""
+        self._require_ugi(f"position {args[0]}")
+        assert self.game is not None
+        split = args.index("moves") if "moves" in args else len(args)
+        if args[0] == "startpos":
+            if split != 1:
+                raise ProtocolError(f"position startpos: unexpected '{args[1]}'; expected moves <m> ...")
+            state = self.game.new_initial_state(0)
+        elif split == 1:
+            raise ProtocolError("position fen: the notation is missing")
+        else:
+            state = self.game.state_from_notation(" ".join(args[1:split]))
+        for number, move in enumerate(args[split + 1 :], start=1):
+            try:
+                state.apply(move)
+            except (IllegalMoveError, NotationError) as err:
+                raise ProtocolError(f"position: move {number} '{move}': {err}") from None
+        self.position, self.seat = state, max(state.current_player, 0)
 
     def _cmd_observe(self, args: list[str]) -> None:
         self._require_idle("observe")
@@ -225,6 +308,10 @@ class Engine:
         self._search.start()
 
     def _go_params(self, args: list[str]) -> tuple[SearchParams, bool]:
+        if self.ugi:
+            args = [UGI_GO_WORDS.get(word, word) for word in args]
+            if "depth" in args:
+                raise ProtocolError("go depth: a Monte Carlo search has no depth; use nodes <n>, movetime <ms> or the clock")
         params = self.params if not self.see_all else self.params.with_(algorithm="uct")
         numbers: dict[str, int] = {}
         until_stopped = False
@@ -327,8 +414,11 @@ class Engine:
 
     def _cmd_query(self, args: list[str]) -> None:
         state = self._require_position()
+        if self.ugi and args in (["p1turn"], ["result"]):
+            self.write(f"response {ugi_answer(state, args[0])}")
+            return
         if len(args) != 1 or args[0] not in ("gameover", "turn", "result", "score", "view"):
-            raise ProtocolError("expected: query gameover|turn|result|score|view")
+            raise ProtocolError("expected: query gameover|turn|result|score|view" + ("|p1turn" if self.ugi else ""))
         what = args[0]
         if what == "view":
             self.write(f"response {state.view(self.seat).notation}")
@@ -346,6 +436,7 @@ class Engine:
 
 COMMANDS = sorted(name[5:] for name in dir(Engine) if name.startswith("_cmd_"))
 GO_NUMBERS = ("iterations", "movetime", "movestogo")
+UGI_GO_WORDS = {"p1time": "s0time", "p2time": "s1time", "p1inc": "s0inc", "p2inc": "s1inc", "nodes": "iterations"}
 CLOCK_FIELD = re.compile(r"s(\d+)(time|inc)")
 CLOCK_DECISIONS_LEFT = 20  # decisions assumed left on the clock when go gives no movestogo
 CLOCK_MARGIN_MS = 30  # kept back for the reply to reach the referee
@@ -356,6 +447,20 @@ def clock_budget(remaining_ms: int, increment_ms: int, moves_to_go: int | None) 
     of the increment, never more than half of what is left less a margin."""
     share = remaining_ms / max(moves_to_go or CLOCK_DECISIONS_LEFT, 1) + 0.75 * increment_ms
     return max(1, round(min(share, remaining_ms / 2) - CLOCK_MARGIN_MS))
+
+
+def ugi_games() -> list[str]:
+    """The games UGI mode can play: two players, nothing hidden."""
+    return [g.name for g in games() if g.perfect_information and g.min_players <= 2 <= g.max_players]
+
+
+def ugi_answer(state: State, question: str) -> str:
+    if question == "p1turn":
+        return "true" if state.current_player == 0 else "false"
+    if not state.is_terminal():
+        return "none"
+    first, second = state.returns()
+    return "p1win" if first > second else "p2win" if second > first else "draw"
 
 
 def describe_turn(state: State) -> str:
