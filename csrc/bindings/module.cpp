@@ -67,6 +67,7 @@ PYBIND11_MODULE(_core, m) {
       .def_readwrite("time_limit_ms", &search::Params::time_limit_ms)
       .def_readwrite("final_move", &search::Params::final_move)
       .def_readwrite("seed", &search::Params::seed)
+      .def_readwrite("solve_stones", &search::Params::solve_stones)
       .def_readwrite("stop", &search::Params::stop)
       .def_readwrite("progress", &search::Params::progress);
 
@@ -82,6 +83,11 @@ PYBIND11_MODULE(_core, m) {
       .def_readonly("seconds", &search::Result::seconds)
       .def_readonly("root_value", &search::Result::root_value);
   m.attr("TREE_BYTES_PER_NODE") = sizeof(search::Node);
+  py::class_<search::SolveResult>(m, "SolveResult")
+      .def_readonly("action", &search::SolveResult::action)
+      .def_readonly("value", &search::SolveResult::value)
+      .def_readonly("nodes", &search::SolveResult::nodes)
+      .def_readonly("seconds", &search::SolveResult::seconds);
 
   py::class_<AnyState>(m, "State")
       .def("clone", &AnyState::clone)
@@ -106,6 +112,7 @@ PYBIND11_MODULE(_core, m) {
       .def("render", &AnyState::render, py::arg("seat") = -1)
       .def("equals", &AnyState::equals)
       .def("search", &AnyState::search, py::call_guard<py::gil_scoped_release>())
+      .def("solve", &AnyState::solve, py::call_guard<py::gil_scoped_release>())
       .def("greedy_action", &AnyState::greedy_action)
       .def("heuristic_action", &AnyState::heuristic_action)
       .def("sample_chance", &AnyState::sample_chance)
