@@ -40,6 +40,12 @@ KNOWN_BUGS: dict[tuple[str, str], str] = {
     # the state read from the notation of an area-scored game compared unequal (7a471e8).
 }
 
+# Games without hidden information (docs/games/<name>.md): every view is the full state, so a
+# determinization has nothing to sample and must return the state itself.
+PERFECT_INFORMATION = {"yucata"}
+# Games whose only randomness is in the setup: play never reaches a chance node.
+NO_CHANCE_NODES = {"yucata"}
+
 
 def params_for(check: str):
     out = []
@@ -305,6 +311,10 @@ def test_determinization_samples_the_hidden_parts(name, players):
                     assert d.info_key(seat) == v.key
                 assert s.determinize(seat, 5) == samples[5]  # seeded: reproducible
                 distinct = {d.notation() for d in samples}
+                if name in PERFECT_INFORMATION:
+                    assert distinct == {s.notation()} and v.state() == s
+                    tested += 1
+                    continue
                 assert len(distinct) > 1, f"determinization for seat {seat} never varies: {s.notation()}"
                 # states that differ only in what the seat cannot see look the same to it
                 a, b = samples[0], next(d for d in samples if d.notation() != samples[0].notation())
@@ -351,7 +361,7 @@ def test_sample_chance_follows_the_chance_probabilities(name, players):
                 assert abs(counts[a] / n - p) <= 5 * sd + 1e-9, (a, p, counts[a] / n)
             found += 1
         s.apply(choose(rng, s, "random"))
-    assert found
+    assert found == 0 if name in NO_CHANCE_NODES else found
 
 
 @pytest.mark.parametrize("name,players", PARAMS, ids=IDS)
@@ -363,7 +373,7 @@ def test_perft_agrees_with_enumeration_through_the_python_api(name, players):
     for step in range(400):
         if s.is_terminal():
             break
-        if step % 37 == 0:
+        if step % 17 == 0:  # often enough for at least two checks in a short game
             for depth in (1, 2, 3):
                 assert s.perft(depth) == enumerate_perft(s, depth), (s.notation(), depth)
             checked += 1

@@ -300,3 +300,65 @@ def test_documented_reference_perft_is_right():
     assert brute[1] == 24 * 6  # then one card of any of the 6 colours in the stock
     assert brute == DOC_PERFT
     assert [s.perft(depth) for depth in range(1, 6)] == brute
+
+
+# --------------------------------------------------------------------------------------------
+# Yucata': perft pinned at fixed positions, each number checked against brute-force
+# enumeration of the independent model in yucata_reference.py (no chance nodes: one ply is one
+# card; a finished game is one leaf).
+# --------------------------------------------------------------------------------------------
+
+YUCATA_OPENING = (
+    "yucata players={players} layout=PPDPPPDPPDPPPDPPPDPPDPPPDPPDPPPDPP start=0 turn=0 to_move=0 pos={pos} "
+    "hands={hands} pale={zeros} dark={zeros} red=- prev=- eff=- moved=0 q=effective tiebreak=shared"
+)
+
+
+def yucata_opening(players: int) -> str:
+    return YUCATA_OPENING.format(
+        players=players, pos=",".join(["0"] * players), hands=",".join(["12345SQ"] * players), zeros=",".join(["0"] * players)
+    )
+
+
+YUCATA_POSITIONS = {
+    # the opening: 6 first cards (no Q), then 6 for each next seat (its 7 minus the card before)
+    "opening-2p": (yucata_opening(2), [6, 36, 180, 900, 3780]),
+    "opening-3p": (yucata_opening(3), [6, 36, 216, 1116, 5796]),
+    "opening-4p": (yucata_opening(4), [6, 36, 216, 1296, 6660]),
+    # seat 0's last card Q after seat 1's Q, then seat 1's last card, then both refill
+    "q-after-q": (
+        "yucata players=2 layout=PPDPPPDPPDPPPDPPPDPPDPPPDPPDPPPDPP start=0 turn=12 to_move=0 pos=16,17 hands=Q,5 "
+        "pale=9,1 dark=2,1 red=- prev=Q eff=S moved=2 q=effective tiebreak=shared",
+        [1, 1, 6, 36, 180, 900],
+    ),
+    # an endgame: every line ends by depth 6
+    "endgame-2p": (
+        "yucata players=2 layout=PPDPPPDPPDPPPDPPPDPPDPPPDPPDPPPDPP start=0 turn=20 to_move=0 pos=31,33 hands=135Q,124Q "
+        "pale=9,12 dark=4,4 red=- prev=3 eff=3 moved=3 q=effective tiebreak=shared",
+        [3, 10, 26, 53, 73, 84, 84, 84],
+    ),
+    "endgame-3p-distance": (
+        "yucata players=3 layout=PPDPPPDPPDPPPDPPPDPPDPPPDPPDPPPDPP start=0 turn=31 to_move=1 pos=34,30,33 hands=25Q,134Q,125S "
+        "pale=6,7,9 dark=2,2,4 red=- prev=S eff=S moved=7 q=distance tiebreak=shared",
+        [4, 15, 37, 71, 150, 197, 224],
+    ),
+    "midgame-4p-random-layout": (
+        "yucata players=4 layout=PPDDPDPPDPPPPPPPPPDPDPPDPPPPPDPDPP start=0 turn=27 to_move=3 pos=21,23,25,22 "
+        "hands=12345SQ,12345SQ,12345SQ,4 pale=4,2,4,5 dark=1,1,4,0 red=- prev=Q eff=4 moved=4 q=effective tiebreak=dark",
+        [1, 6, 36, 216, 1296, 6660],
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(YUCATA_POSITIONS))
+def test_yucata_perft_pins_agree_with_the_reference_model(name):
+    from yucata_reference import Model as YucataModel
+
+    text, pinned = YUCATA_POSITIONS[name]
+    players = int(text.split("players=")[1].split()[0])
+    s = kibitz.Game("yucata", players=players).state_from_notation(text)
+    assert s.notation() == text
+    model = YucataModel.parse(text)
+    assert [enumerate_perft(model, depth, play_last=False) for depth in range(1, len(pinned) + 1)] == pinned
+    assert [s.perft(depth) for depth in range(1, len(pinned) + 1)] == pinned
+    assert s.perft(0) == 1

@@ -9,6 +9,7 @@
 
 #include "core/game.h"
 #include "search/mcts.h"
+#include "search/solver.h"
 
 namespace kibitz {
 
@@ -46,6 +47,8 @@ class AnyState {
   virtual bool equals(const AnyState& other) const = 0;
 
   virtual search::Result search(const search::Params& params) const = 0;
+  // Exact value and a best move (search/solver.h); only for games that offer the solver hooks.
+  virtual search::SolveResult solve() const = 0;
   virtual Action greedy_action(std::uint64_t seed) const = 0;
   virtual Action heuristic_action(std::uint64_t seed) const = 0;
   virtual Action sample_chance(std::uint64_t seed) const = 0;
@@ -161,6 +164,14 @@ class StateImpl final : public AnyState {
   }
 
   search::Result search(const search::Params& params) const override { return search::search(s_, params); }
+
+  search::SolveResult solve() const override {
+    if constexpr (search::Solvable<S>) {
+      return search::Solver<S>().solve(s_);
+    } else {
+      throw std::invalid_argument(std::string(S::kName) + " has no exact solver: it is not a perfect-information game without chance");
+    }
+  }
 
   Action greedy_action(std::uint64_t seed) const override {
     require_decision();

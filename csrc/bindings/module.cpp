@@ -69,6 +69,7 @@ PYBIND11_MODULE(_core, m) {
       .def_readwrite("time_limit_ms", &search::Params::time_limit_ms)
       .def_readwrite("final_move", &search::Params::final_move)
       .def_readwrite("seed", &search::Params::seed)
+      .def_readwrite("solve_stones", &search::Params::solve_stones)
       .def_readwrite("stop", &search::Params::stop)
       .def_readwrite("progress", &search::Params::progress);
 
@@ -85,6 +86,11 @@ PYBIND11_MODULE(_core, m) {
       .def_readonly("root_value", &search::Result::root_value);
   m.def("root_value", &search::root_value, "visit-weighted mean reward of root statistics");
   m.attr("TREE_BYTES_PER_NODE") = sizeof(search::Node);
+  py::class_<search::SolveResult>(m, "SolveResult")
+      .def_readonly("action", &search::SolveResult::action)
+      .def_readonly("value", &search::SolveResult::value)
+      .def_readonly("nodes", &search::SolveResult::nodes)
+      .def_readonly("seconds", &search::SolveResult::seconds);
 
   py::class_<AnyState>(m, "State")
       .def("clone", &AnyState::clone)
@@ -111,6 +117,7 @@ PYBIND11_MODULE(_core, m) {
       .def("render", &AnyState::render, py::arg("seat") = -1)
       .def("equals", &AnyState::equals)
       .def("search", &AnyState::search, py::call_guard<py::gil_scoped_release>())
+      .def("solve", &AnyState::solve, py::call_guard<py::gil_scoped_release>())
       .def("greedy_action", &AnyState::greedy_action)
       .def("heuristic_action", &AnyState::heuristic_action)
       .def("sample_chance", &AnyState::sample_chance)

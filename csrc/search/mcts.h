@@ -23,6 +23,7 @@
 
 #include "core/game.h"
 #include "search/params.h"
+#include "search/solver.h"
 #include "search/tree.h"
 
 namespace kibitz::search {
@@ -294,6 +295,12 @@ Result search(const S& root, const Params& params) {
   if (params.threads < 1) throw OptionError("threads must be at least 1");
   if (params.algorithm == Algorithm::kPimc && params.determinizations < 1)
     throw OptionError("determinizations must be at least 1");
+  if constexpr (Solvable<S>) {
+    Result solved;
+    if (params.solve_stones > 0 && root.num_players() == 2 && root.stones_left() <= params.solve_stones &&
+        solved_result(root, kSolveNodeBudget, solved))
+      return solved;
+  }
   const auto start = Clock::now();
   const auto deadline = start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double, std::milli>(params.time_limit_ms));
   const bool timed = params.time_limit_ms > 0;

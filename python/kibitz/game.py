@@ -76,6 +76,23 @@ class ActionStat:
 
 
 @dataclass(frozen=True)
+class SolveResult:
+    """The exact game-theoretic result of a 2-player position (:meth:`State.solve`).
+
+    ``values[seat]`` is what perfect play from both sides gives that seat: 1 a win, 0.5 a
+    tie, 0 a loss (the two values sum to 1). ``move``/``action`` is a best move for the seat
+    to move (when every move loses, the first one the solver tried). ``nodes`` counts the
+    positions searched.
+    """
+
+    move: str
+    action: int
+    values: list[float]
+    nodes: int
+    seconds: float
+
+
+@dataclass(frozen=True)
 class SearchResult:
     """What a search chose and why."""
 
@@ -217,6 +234,28 @@ class State:
             seconds=result.seconds,
             root_value=result.root_value,
         )
+
+    def solve(self) -> SolveResult:
+        """Solves the position exactly: alpha-beta with a transposition table over the whole
+        rest of the game (csrc/search/solver.h). Only 2-player games with a solver (Yucata');
+        raises ValueError otherwise, and IllegalMoveError when no seat is to move. The cost
+        grows fast with the game left: see docs/games/yucata.md for timings.
+
+        >>> s = Game("yucata", start=0).new_initial_state(seed=1)
+        >>> for card in "1321324S54SQQ5":  # seven cards each; seat 0 on 18, seat 1 on 22
+        ...     s.apply(card)
+        >>> result = s.solve()
+        >>> result.values, result.move
+        ([0.5, 0.5], 'Q')
+        """
+        seat = self._s.current_player
+        if seat < 0:
+            raise IllegalMoveError("solve needs a seat to move; this state is terminal or a chance node")
+        result = self._s.solve()
+        values = [0.0] * self.num_players
+        values[seat] = result.value
+        values[1 - seat] = 1.0 - result.value
+        return SolveResult(self._s.action_to_string(result.action), result.action, values, result.nodes, result.seconds)
 
     def perft(self, depth: int) -> int:
         """Leaves after ``depth`` plies; a decision and a chance outcome are one ply each."""

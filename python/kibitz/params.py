@@ -24,6 +24,8 @@ class SearchParams:
     epsilon: heuristic rollouts play a uniform random move with this probability.
     determinizations: PIMC only. threads: root parallelism. final: ``visits`` (most visited
     root move) or ``mean`` (best mean reward). seed: every random choice of the search.
+    solve_stones: in 2-player games with an exact solver (Yucata'), play the solver's move
+    instead of searching once at most this many stones are left on the board; 0 = never.
     """
 
     algorithm: str = "so_ismcts"
@@ -36,6 +38,7 @@ class SearchParams:
     threads: int = 1
     final: str = "visits"
     seed: int = 0
+    solve_stones: int = 26
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -60,6 +63,7 @@ class SearchParams:
             (self.determinizations >= 1, "determinizations must be >= 1"),
             (1 <= self.threads <= 256, "threads must be in 1..256"),
             (self.seed >= 0, "seed must be >= 0"),
+            (self.solve_stones >= 0, "solve_stones must be >= 0"),
         ]
         for ok, message in checks:
             if not ok:
@@ -77,6 +81,7 @@ class SearchParams:
         p.threads = self.threads
         p.final_move = _core.FinalMove.most_visits if self.final == "visits" else _core.FinalMove.best_mean
         p.seed = self.seed % (1 << 64)
+        p.solve_stones = self.solve_stones
         return p
 
     def with_(self, **changes: Any) -> SearchParams:

@@ -1,0 +1,144 @@
+// Exact solver for two-player perfect-information games without chance: alpha-beta (negamax)
+// on the game-theoretic value of the seat to move (win 1, tie 0.5, loss 0), with a
+// transposition table and move ordering (the table's move, then the game's heuristic move).
+//
+// Values are kept in half points, 0 / 1 / 2, so the whole search is on three integers: a win
+// found cuts off the rest of a node at once, and a table entry is either exact or one bound.
+#pragma once
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "core/game.h"
+#include "search/params.h"
+
+namespace kibitz::search {
+
+// The hooks a game offers when it can be solved: it must be perfect-information and have no
+// chance node after setup. hash(): a 64-bit key of the full state. stones_left(): how much of
+// the game is left, in the game's own unit, which Params::solve_stones is compared with.
+template <class S>
+concept Solvable = Game<S> && requires(const S s) {
+  { s.hash() } -> std::convertible_to<std::uint64_t>;
+  { s.stones_left() } -> std::convertible_to<int>;
+};
+
+struct SolveResult {
+  Action action = 0;     // a best move for the seat to move (the first legal move when all lose)
+  double value = 0;      // game-theoretic value for the seat to move: 1 win, 0.5 tie, 0 loss
+  std::uint64_t nodes = 0;
+  double seconds = 0;
+  bool complete = true;  // false: the node budget ran out, action and value mean nothing
+};
+
+template <Solvable S>
+class Solver {
+ public:
+  // A table of 2^table_bits entries (16 bytes each); max_nodes 0: no budget.
+  explicit Solver(int table_bits = 20, std::uint64_t max_nodes = 0)
+      : table_(std::size_t{1} << table_bits), mask_((std::size_t{1} << table_bits) - 1), max_nodes_(max_nodes) {}
+
+  SolveResult solve(const S& root) {
+    if (root.num_players() != 2) throw std::invalid_argument("the exact solver needs 2 players, this game has " + std::to_string(root.num_players()));
+    if (root.current_player() < 0) throw std::invalid_argument("the exact solver needs a seat to move: the state is terminal or a chance node");
+    const auto start = std::chrono::steady_clock::now();
+    SolveResult result;
+    const int value = search(root, 0, 2, &result.action);
+    result.value = value / 2.0;
+    result.nodes = nodes_;
+    result.complete = !aborted_;
+    result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return result;
+  }
+
+ private:
+  enum Bound : std::uint8_t { kEmpty, kExact, kLower, kUpper };
+  struct Entry {
+    std::uint64_t key = 0;
+    Action move = 0;
+    std::int8_t value = 0;
+    Bound bound = kEmpty;
+  };
+
+  static int terminal_value(const S& s, int seat) {
+    std::array<double, S::kMaxPlayers> r{};
+    s.returns(r.data());
+    return static_cast<int>(std::lround(2 * r[seat]));
+  }
+
+  // Fail-soft alpha-beta: a result <= alpha is an upper bound, >= beta a lower bound.
+  int search(const S& s, int alpha, int beta, Action* best_move) {
+    if (max_nodes_ && nodes_ >= max_nodes_) aborted_ = true;
+    if (aborted_) return 0;
+    ++nodes_;
+    const std::uint64_t key = s.hash();
+    Entry& entry = table_[key & mask_];
+    const bool hit = entry.bound != kEmpty && entry.key == key;
+    if (hit && (entry.bound == kExact || (entry.bound == kLower && entry.value >= beta) || (entry.bound == kUpper && entry.value <= alpha))) {
+      if (best_move) *best_move = entry.move;
+      return entry.value;
+    }
+    std::array<Action, S::kMaxActions> moves;
+    const int n = s.legal_actions(moves.data());
+    const Action first = hit ? entry.move : s.heuristic_action(rng_);
+    if (Action* found = std::find(moves.begin(), moves.begin() + n, first); found != moves.begin() + n) std::iter_swap(moves.begin(), found);
+    const int me = s.current_player();
+    const int alpha_in = alpha;
+    int best = -1;
+    Action chosen = moves[0];
+    for (int i = 0; i < n && alpha < beta; ++i) {
+      S child = s;
+      child.apply(moves[i]);
+      int v;
+      if (child.is_terminal())
+        v = terminal_value(child, me);
+      else if (child.current_player() == me)
+        v = search(child, alpha, beta, nullptr);
+      else
+        v = 2 - search(child, 2 - beta, 2 - alpha, nullptr);
+      if (v > best) {
+        best = v, chosen = moves[i];
+        alpha = std::max(alpha, v);
+      }
+    }
+    if (aborted_) return 0;
+    // A loss can only be an upper bound and a win a lower bound, so both are exact.
+    const Bound bound = best <= alpha_in && best > 0 ? kUpper : best >= beta && best < 2 ? kLower : kExact;
+    entry = {key, chosen, static_cast<std::int8_t>(best), bound};
+    if (best_move) *best_move = chosen;
+    return best;
+  }
+
+  std::vector<Entry> table_;
+  std::size_t mask_;
+  std::uint64_t max_nodes_;
+  std::uint64_t nodes_ = 0;
+  bool aborted_ = false;
+  Rng rng_{0};  // move ordering only: the result does not depend on it
+};
+
+// The search solves at most this many nodes (a few hundred milliseconds) before it falls
+// back to its own budget: solve_stones set too high costs time, never a move.
+inline constexpr std::uint64_t kSolveNodeBudget = 2'000'000;
+
+// The search's answer when Params::solve_stones applies: the solver's move and value.
+// Returns false (and leaves `out` alone) when the solve exceeds `max_nodes`.
+template <Solvable S>
+bool solved_result(const S& root, std::uint64_t max_nodes, Result& out) {
+  const SolveResult solved = Solver<S>(20, max_nodes).solve(root);
+  if (!solved.complete) return false;
+  out = Result{};
+  out.action = solved.action;
+  out.stats.push_back({solved.action, 1, solved.value});
+  out.nodes = solved.nodes;
+  out.seconds = solved.seconds;
+  out.root_value = solved.value;
+  return true;
+}
+
+}  // namespace kibitz::search
