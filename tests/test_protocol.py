@@ -295,3 +295,84 @@ def test_clock_budget_shares_the_remaining_time_and_keeps_a_margin():
     assert clock_budget(60_000, 1_000, 10) == 6_000 + 750 - CLOCK_MARGIN_MS
     assert clock_budget(1_000, 5_000, 1) == 500 - CLOCK_MARGIN_MS  # never more than half the clock
     assert clock_budget(10, 0, None) == 1  # almost out of time: the shortest search
+
+
+# -- UGI mode ------------------------------------------------------------------------------------
+
+
+def test_ugi_handshake_lists_the_games_it_can_play(engine):
+    out = engine.ask("ugi")
+    assert out[0].startswith("id name ") and out[-1] == "ugiok"
+    assert "option name UGIGame type combo default yucata var yucata" in out
+    assert not any("SeeAll" in line for line in out)  # nothing is hidden in a UGI game
+    assert engine.ask("position startpos", "query p1turn", "query gameover", "query result") == [
+        "response true",
+        "response false",
+        "response none",
+    ]
+
+
+def test_a_whole_ugi_game_between_two_engine_processes_as_a_tournament_manager_drives_it():
+    """Like a UGI tournament manager: startpos plus the moves so far, clocks for p1 and p2;
+    the engines' answers must be legal and their final result the game's."""
+    engines = [EngineProcess(), EngineProcess()]
+    try:
+        for e in engines:
+            assert e.ask("ugi")[-1] == "ugiok"
+            e.ask("setoption name Seed value 3", "uginewgame")
+        state = kibitz.Game("yucata", players=2, start=0).new_initial_state(0)
+        moves: list[str] = []
+        clocks = [10_000, 10_000]
+        while True:
+            position = "position startpos" + (" moves " + " ".join(moves) if moves else "")
+            e = engines[len(moves) % 2]
+            over, turn = e.ask(position, "query gameover", "query p1turn")
+            if over == "response true":
+                break
+            assert turn == f"response {'true' if state.current_player == 0 else 'false'}"
+            e.send(f"go p1time {clocks[0]} p2time {clocks[1]} p1inc 100 p2inc 100")
+            move = e.read_until(lambda line: line.startswith("bestmove"))[-1].split()[1]
+            assert move in state.legal_moves()
+            state.apply(move)
+            moves.append(move)
+        first, second = state.returns()
+        expected = "p1win" if first > second else "p2win" if second > first else "draw"
+        assert e.ask("query result") == [f"response {expected}"]  # e was told the final position
+    finally:
+        for e in engines:
+            e.close()
+
+
+@pytest.mark.parametrize(
+    "line,named",
+    [
+        ("position startpos moves Q", "move 1 'Q'"),
+        ("position startpos moves 5 5", "move 2 '5'"),
+        ("position fen yucata nonsense", "expected key=value, got 'nonsense'"),
+        ("position startpos extra", "unexpected 'extra'"),
+        ("go depth 3", "no depth"),
+        ("setoption name UGIGameOptions value q=sideways", "sideways"),
+        ("setoption name UGIGame value just4fun_colours", "not one of yucata"),
+        ("setoption name SeeAll value false", "stays true in UGI mode"),
+    ],
+)
+def test_bad_ugi_lines_are_refused_and_change_nothing(engine, line, named):
+    engine.ask("ugi", "position startpos moves 3")
+    out = engine.ask(line)
+    assert len(out) == 1 and out[0].startswith("info string error: ") and named in out[0], out
+    assert engine.ask("query p1turn") == ["response false"]
+
+
+def test_ugi_commands_need_ugi_mode_first(engine):
+    engine.ask(f"newgame {GAME} players 2 seat 0")
+    out = engine.ask("position startpos")
+    assert len(out) == 1 and "send ugi first" in out[0]
+
+
+def test_ugi_game_options_change_the_start_position(engine):
+    layout = "D" * 9 + "P" * 25
+    engine.ask("ugi", f"setoption name UGIGameOptions value layout={layout} start=1", "position startpos")
+    assert engine.ask("query p1turn") == ["response false"]
+    state = kibitz.Game("yucata", players=2, layout=layout, start=1).new_initial_state(0)
+    engine.ask(f"position fen {state.notation()}")
+    assert engine.ask("query p1turn") == ["response false"]

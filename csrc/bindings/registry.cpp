@@ -41,7 +41,8 @@ const std::vector<GameInfo>& registry() {
        },
        [](const std::string& t) -> std::unique_ptr<AnyState> { return std::make_unique<StateImpl<yucata::State>>(yucata::State::from_string(t)); },
        [](const std::string& t) -> std::unique_ptr<AnyState> { return std::make_unique<StateImpl<yucata::State>>(yucata::State::from_view(t)); },
-       [](const std::map<std::string, std::string>& o) { yucata::parse_options(o); }},
+       [](const std::map<std::string, std::string>& o) { yucata::parse_options(o); },
+       /*perfect_information=*/true},
   };
   return games;
 }

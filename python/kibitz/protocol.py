@@ -49,6 +49,7 @@ OPTIONS = [
     EngineOption("Determinizations", "determinizations", "spin", "20", "min 1 max 100000"),
     EngineOption("Threads", "threads", "spin", "1", "min 1 max 256"),
     EngineOption("Seed", "seed", "spin", "0", "min 0 max 9223372036854775807"),
+    EngineOption("SolveStones", "solve_stones", "spin", "26", "min 0 max 64"),
     EngineOption("SeeAll", "", "check", "false"),
 ]
 UGI_OPTIONS = [
