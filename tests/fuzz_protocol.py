@@ -17,7 +17,11 @@ import kibitz
 from kibitz.protocol import COMMANDS, Engine
 
 GAME = "just4fun_colours"
-WORDS = [*COMMANDS, "name", "value", "players", "seat", "view", "state", "iterations", "movetime", "infinite", "2", "0", "x", "=", "?7"]
+WORDS = [
+    *COMMANDS,
+    *("name", "value", "players", "seat", "view", "state", "iterations", "movetime", "infinite", "startpos", "fen"),
+    *("moves", "p1time", "s0time", "nodes", "p1turn", "2", "0", "x", "=", "?", "?7", "S", "blocked:RR"),
+]
 
 
 def seed_lines(rng: random.Random) -> list[str]:
@@ -30,9 +34,19 @@ def seed_lines(rng: random.Random) -> list[str]:
         f"position state {state.notation()}",
         "setoption name Iterations value 20",
         "go iterations 20",
+        f"observe {state.legal_moves()[0]}",
+        "observe ?",
+        "go s0time 100 s1time 100 movestogo 5",
         "legal",
         "d",
         "query turn",
+        "query view",
+        "ugi",
+        "uginewgame",
+        "position startpos moves 5 S 3",
+        "setoption name UGIGameOptions value q=distance",
+        "go nodes 20 p1time 100 p2time 100",
+        "query p1turn",
     ]
 
 
