@@ -152,6 +152,8 @@ def test_the_search_plays_the_solvers_move_below_the_threshold():
             assert result.action == solved.action and result.move == solved.move
             assert result.iterations == 0 and result.root_value == solved.values[s.current_player]
             assert [(st.action, st.mean_reward) for st in result.stats] == [(solved.action, solved.values[s.current_player])]
+        bot = kibitz.make_bot("uct:iterations=3000,solve_stones=26", seed=found)
+        assert s.parse_move(bot.act(s)) == solved.action
         # below a lower threshold, or with the solver off, the search searches
         for threshold in (0, stones_left(s) - 1):
             assert s.search(SearchParams(algorithm="uct", iterations=300, seed=1, solve_stones=threshold)).iterations == 300
