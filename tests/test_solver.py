@@ -72,7 +72,7 @@ def test_solver_agrees_with_plain_minimax(options):
 
 
 def test_solver_agrees_with_minimax_of_the_reference_model():
-    @functools.lru_cache(maxsize=None)
+    @functools.cache
     def value(text: str, seat: int) -> float:  # a cache of exact values, not pruning
         m = Model.parse(text)
         if m.is_terminal():
