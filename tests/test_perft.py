@@ -327,24 +327,32 @@ YUCATA_POSITIONS = {
     "opening-4p": (yucata_opening(4), [6, 36, 216, 1296, 6660]),
     # seat 0's last card Q after seat 1's Q, then seat 1's last card, then both refill
     "q-after-q": (
-        "yucata players=2 layout=PPDPPPDPPDPPPDPPPDPPDPPPDPPDPPPDPP start=0 turn=12 to_move=0 pos=16,17 hands=Q,5 "
-        "pale=9,1 dark=2,1 red=- prev=Q eff=S moved=2 q=effective tiebreak=shared",
+        (
+            "yucata players=2 layout=PPDPPPDPPDPPPDPPPDPPDPPPDPPDPPPDPP start=0 turn=12 to_move=0 pos=16,17 hands=Q,5 "
+            "pale=9,1 dark=2,1 red=- prev=Q eff=S moved=2 q=effective tiebreak=shared"
+        ),
         [1, 1, 6, 36, 180, 900],
     ),
     # an endgame: every line ends by depth 6
     "endgame-2p": (
-        "yucata players=2 layout=PPDPPPDPPDPPPDPPPDPPDPPPDPPDPPPDPP start=0 turn=20 to_move=0 pos=31,33 hands=135Q,124Q "
-        "pale=9,12 dark=4,4 red=- prev=3 eff=3 moved=3 q=effective tiebreak=shared",
+        (
+            "yucata players=2 layout=PPDPPPDPPDPPPDPPPDPPDPPPDPPDPPPDPP start=0 turn=20 to_move=0 pos=31,33 hands=135Q,124Q "
+            "pale=9,12 dark=4,4 red=- prev=3 eff=3 moved=3 q=effective tiebreak=shared"
+        ),
         [3, 10, 26, 53, 73, 84, 84, 84],
     ),
     "endgame-3p-distance": (
-        "yucata players=3 layout=PPDPPPDPPDPPPDPPPDPPDPPPDPPDPPPDPP start=0 turn=31 to_move=1 pos=34,30,33 hands=25Q,134Q,125S "
-        "pale=6,7,9 dark=2,2,4 red=- prev=S eff=S moved=7 q=distance tiebreak=shared",
+        (
+            "yucata players=3 layout=PPDPPPDPPDPPPDPPPDPPDPPPDPPDPPPDPP start=0 turn=31 to_move=1 pos=34,30,33 hands=25Q,134Q,125S "
+            "pale=6,7,9 dark=2,2,4 red=- prev=S eff=S moved=7 q=distance tiebreak=shared"
+        ),
         [4, 15, 37, 71, 150, 197, 224],
     ),
     "midgame-4p-random-layout": (
-        "yucata players=4 layout=PPDDPDPPDPPPPPPPPPDPDPPDPPPPPDPDPP start=0 turn=27 to_move=3 pos=21,23,25,22 "
-        "hands=12345SQ,12345SQ,12345SQ,4 pale=4,2,4,5 dark=1,1,4,0 red=- prev=Q eff=4 moved=4 q=effective tiebreak=dark",
+        (
+            "yucata players=4 layout=PPDDPDPPDPPPPPPPPPDPDPPDPPPPPDPDPP start=0 turn=27 to_move=3 pos=21,23,25,22 "
+            "hands=12345SQ,12345SQ,12345SQ,4 pale=4,2,4,5 dark=1,1,4,0 red=- prev=Q eff=4 moved=4 q=effective tiebreak=dark"
+        ),
         [1, 6, 36, 216, 1296, 6660],
     ),
 }

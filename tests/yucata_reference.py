@@ -36,7 +36,9 @@ class Model:
     """A Yucata' state: positions, hands (sets of card letters), the board, collected stones,
     the previous card, its effective card and how far it moved, and the turn count."""
 
-    def __init__(self, players: int = 2, layout: str = RECONSTRUCTED, start: int = 0, q: str = "effective", tiebreak: str = "shared"):
+    def __init__(
+        self, players: int = 2, layout: str = RECONSTRUCTED, start: int = 0, q: str = "effective", tiebreak: str = "shared"
+    ):
         assert 2 <= players <= 4 and len(layout) == 34
         self.players = players
         self.layout = layout

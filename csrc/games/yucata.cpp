@@ -108,14 +108,11 @@ constexpr std::initializer_list<const char*> kKeys = {"seat", "players", "layout
 SpaceMask parse_layout(std::string_view layout) {
   if (layout.size() != kLayoutLength)
     throw std::invalid_argument("a layout has 34 letters P/D for spaces 5..38, got " + std::to_string(layout.size()));
-  SpaceMask dark = 0;
   int pale = 0;
   for (int i = 0; i < kLayoutLength; ++i) {
-    if (layout[i] == 'D')
-      dark |= SpaceMask{1} << (kFirstStone + i);
-    else if (layout[i] == 'P')
+    if (layout[i] == 'P')
       ++pale;
-    else
+    else if (layout[i] != 'D')
       throw std::invalid_argument("layout letter " + std::to_string(i + 1) + " (space " + std::to_string(kFirstStone + i) + ") is '" +
                                   std::string(1, layout[i]) + "'; only P (pale) and D (dark) are allowed");
   }
@@ -123,7 +120,7 @@ SpaceMask parse_layout(std::string_view layout) {
     throw std::invalid_argument("a layout has exactly 25 P and 9 D, got " + std::to_string(pale) + " P and " +
                                 std::to_string(kLayoutLength - pale) + " D");
   if (layout.back() != 'P') throw std::invalid_argument("space 38 (the last letter) must be P: a pale stone lies between red and every dark stone");
-  return dark;
+  return dark_spaces_of(layout);
 }
 
 std::string layout_text(SpaceMask dark) {
@@ -134,7 +131,6 @@ std::string layout_text(SpaceMask dark) {
 
 Options parse_options(const std::map<std::string, std::string>& options) {
   Options o;
-  o.dark = parse_layout(kReconstructedLayout);
   for (const auto& [key, value] : options) {
     auto bad = [&](const std::string& allowed) {
       return OptionError("option " + key + "='" + value + "' is not allowed; expected " + allowed);
@@ -147,7 +143,7 @@ Options parse_options(const std::map<std::string, std::string>& options) {
       }
     } else if (key == "layout") {
       if (value == "reconstructed") {
-        o.dark = parse_layout(kReconstructedLayout);
+        o.dark = kReconstructedDark;
       } else if (value == "random") {
         o.random_layout = true;
       } else {
@@ -350,10 +346,9 @@ State State::parse(std::string_view text, bool view, int& seat) {
   s.players_ = static_cast<std::uint8_t>(text::to_int(require(fields, "players"), 2, 4, "players"));
   const int n = s.players_;
   seat = view ? text::to_int(require(fields, "seat"), 0, n - 1, "seat") : -1;
+  const std::string& layout = require(fields, "layout");
   try {
-    s.dark_spaces_ = parse_layout(require(fields, "layout"));
-  } catch (const NotationError&) {
-    throw;
+    s.dark_spaces_ = parse_layout(layout);
   } catch (const std::invalid_argument& e) {
     throw NotationError(std::string("layout: ") + e.what());
   }

@@ -44,6 +44,17 @@ inline constexpr SpaceMask kStoneSpaces = spaces_below(kEnd) & ~spaces_below(kFi
 // this string, and nothing else, if the real layout turns up.
 inline constexpr std::string_view kReconstructedLayout = "PPDPPPDPPDPPPDPPPDPPDPPPDPPDPPPDPP";
 
+// The dark spaces of a layout string already known to be valid (parse_layout checks one).
+constexpr SpaceMask dark_spaces_of(std::string_view layout) {
+  SpaceMask dark = 0;
+  for (int i = 0; i < kLayoutLength; ++i)
+    if (layout[i] == 'D') dark |= SpaceMask{1} << (kFirstStone + i);
+  return dark;
+}
+inline constexpr SpaceMask kReconstructedDark = dark_spaces_of(kReconstructedLayout);
+static_assert(kReconstructedLayout.size() == kLayoutLength && std::popcount(kReconstructedDark) == kDarkStones &&
+              kReconstructedLayout.back() == 'P');  // §2: the rules for any layout
+
 // §9.2: a player holding D' dark stones gives back T(D') = D'(D'+1)/2 pale stones.
 inline constexpr std::array<int, kDarkStones + 1> kDarkPenalty = {0, 1, 3, 6, 10, 15, 21, 28, 36, 45};
 
@@ -61,9 +72,9 @@ std::string layout_text(SpaceMask dark);
 
 struct Options {
   int players = 2;
-  SpaceMask dark = 0;          // the layout's dark spaces (parse_options fills the default)
-  bool random_layout = false;  // §2.2: a seeded uniform legal layout instead of `dark`
-  int start = -1;              // §3.4 [R]: -1 draws the start player from the seed
+  SpaceMask dark = kReconstructedDark;  // the layout's dark spaces
+  bool random_layout = false;           // §2.2: a seeded uniform legal layout instead of `dark`
+  int start = -1;                       // §3.4 [R]: -1 draws the start player from the seed
   QReading q = QReading::kEffective;
   Tiebreak tiebreak = Tiebreak::kShared;
 };
@@ -175,7 +186,6 @@ class State {
   int stones_left() const { return kEnd - std::max<int>(lead_, kFirstStone - 1); }
 
   int score(int seat) const;  // §9: P - T(D')
-  int position(int seat) const { return pos_[seat]; }
 
   friend bool operator==(const State&, const State&) = default;
 

@@ -73,8 +73,8 @@ struct Params {
   const StopFlag* stop = nullptr;  // with no other budget the search runs until it is set
   Progress* progress = nullptr;
   // Games with an exact solver (search/solver.h), 2 players: once at most this many stones
-  // are left (Yucata': on the board, red included), play the solver's move instead of
-  // searching. 0: never. 26: Yucata' solves take a few ms, rarely 50 (docs/games/yucata.md).
+  // are left (Yucata': on the board, red included), play the solver's move in a won or tied
+  // position instead of searching (a lost one is searched). 0: never. 26: Yucata' solves take a few ms, rarely 50 (docs/games/yucata.md).
   int solve_stones = 26;
 };
 

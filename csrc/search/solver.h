@@ -126,12 +126,14 @@ class Solver {
 // back to its own budget: solve_stones set too high costs time, never a move.
 inline constexpr std::uint64_t kSolveNodeBudget = 2'000'000;
 
-// The search's answer when Params::solve_stones applies: the solver's move and value.
-// Returns false (and leaves `out` alone) when the solve exceeds `max_nodes`.
+// The search's answer when Params::solve_stones applies: the solver's move and value, for a
+// won or tied position. Returns false (and leaves `out` alone) when the position is lost,
+// where every move loses against perfect play and the search's choice is the better bet on
+// a mistake, or when the solve exceeds `max_nodes`.
 template <Solvable S>
 bool solved_result(const S& root, std::uint64_t max_nodes, Result& out) {
   const SolveResult solved = Solver<S>(20, max_nodes).solve(root);
-  if (!solved.complete) return false;
+  if (!solved.complete || solved.value == 0) return false;
   out = Result{};
   out.action = solved.action;
   out.stats.push_back({solved.action, 1, solved.value});

@@ -18,6 +18,7 @@ from kibitz.game import Game, State
 from kibitz.params import SearchParams
 
 GAME = "just4fun_colours"
+YUCATA = "yucata"
 
 
 def _opening(players: int = 4, seed: int = 1) -> State:
@@ -40,7 +41,8 @@ def search_iterations_per_s(state: State, params: SearchParams) -> float:
 
 
 def figures(scale: float = 1.0, repeats: int = 3) -> dict[str, Any]:
-    """Named throughput figures at the opening of 4-player Just 4 Fun Colours.
+    """Named throughput figures at the opening of 4-player Just 4 Fun Colours, and of Yucata'
+    (random playouts with 4 players; UCT, the perfect-information search, with 2 players).
 
     ``scale`` multiplies every workload (use < 1 for a quick look). Each figure is the best
     of ``repeats`` runs, the measurements taken round-robin so that a burst of load on a
@@ -49,6 +51,9 @@ def figures(scale: float = 1.0, repeats: int = 3) -> dict[str, Any]:
     state = _opening()
     n = max(1, int(100_000 * scale))
     ismcts = SearchParams(algorithm="so_ismcts", iterations=n, seed=1)
+    yucata4 = Game(YUCATA, players=4).new_initial_state(1)
+    yucata2 = Game(YUCATA, players=2).new_initial_state(1)
+    uct = SearchParams(algorithm="uct", iterations=2 * n, seed=1, solve_stones=0)
     measurements: dict[str, Any] = {
         f"{GAME}.random_playouts_per_s": lambda: random_playouts_per_s(state, 2 * n),
         f"{GAME}.ismcts_iterations_per_s": lambda: search_iterations_per_s(state, ismcts),
@@ -57,6 +62,8 @@ def figures(scale: float = 1.0, repeats: int = 3) -> dict[str, Any]:
         f"{GAME}.mo_ismcts_iterations_per_s": lambda: search_iterations_per_s(state, ismcts.with_(algorithm="mo_ismcts")),
         f"{GAME}.pimc_iterations_per_s": lambda: search_iterations_per_s(state, ismcts.with_(algorithm="pimc")),
         f"{GAME}.uct_iterations_per_s": lambda: search_iterations_per_s(state, ismcts.with_(algorithm="uct")),
+        f"{YUCATA}.random_playouts_per_s": lambda: random_playouts_per_s(yucata4, 5 * n),
+        f"{YUCATA}.mcts_iterations_per_s": lambda: search_iterations_per_s(yucata2, uct),
     }
     best: dict[str, Any] = {name: 0.0 for name in measurements}
     for _ in range(repeats):
@@ -70,7 +77,8 @@ def figures(scale: float = 1.0, repeats: int = 3) -> dict[str, Any]:
 
 def bench_positions() -> list[State]:
     """Fixed positions: openings for 2, 3 and 4 players and middle games reached by seeded
-    random play."""
+    random play, of Just 4 Fun Colours, then of Yucata' (2-player positions keep more stones
+    than the default solve_stones, so that every algorithm searches them)."""
     positions = []
     for players in (2, 3, 4):
         for plies in (0, 30, 60):
@@ -86,6 +94,12 @@ def bench_positions() -> list[State]:
                 while state.is_chance():
                     state.apply(state.sample_chance(rng.getrandbits(63)))
                 positions.append(state)
+    for players, plies in ((2, 0), (3, 12), (4, 24)):
+        state = Game(YUCATA, players=players).new_initial_state(players * 100 + plies)
+        rng = random.Random(players * 1000 + plies)
+        for _ in range(plies):
+            state.apply(rng.choice(state.legal_actions()))
+        positions.append(state)
     return positions
 
 

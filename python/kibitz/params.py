@@ -24,8 +24,10 @@ class SearchParams:
     epsilon: heuristic rollouts play a uniform random move with this probability.
     determinizations: PIMC only. threads: root parallelism. final: ``visits`` (most visited
     root move) or ``mean`` (best mean reward). seed: every random choice of the search.
-    solve_stones: in 2-player games with an exact solver (Yucata'), play the solver's move
-    instead of searching once at most this many stones are left on the board; 0 = never.
+    solve_stones: in 2-player games with an exact solver (Yucata'), once at most this many
+    stones are left on the board, play the solver's move in a won or tied position instead of
+    searching (a lost position is searched: every move loses against perfect play, and the
+    search bets best on a mistake); 0 = never.
     """
 
     algorithm: str = "so_ismcts"
