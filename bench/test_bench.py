@@ -12,9 +12,17 @@ def opening():
     return kibitz.Game("just4fun_colours", players=4).new_initial_state(1)
 
 
-def test_random_playouts(benchmark, opening):
-    decisions = benchmark(opening._s.random_playouts, 1000, 7)
+@pytest.mark.parametrize("game,players", [("just4fun_colours", 4), ("yucata", 4)])
+def test_random_playouts(benchmark, game, players):
+    state = kibitz.Game(game, players=players).new_initial_state(1)
+    decisions = benchmark(state._s.random_playouts, 1000, 7)
     assert decisions > 0
+
+
+def test_yucata_uct_10k(benchmark):
+    state = kibitz.Game("yucata", players=2).new_initial_state(1)
+    result = benchmark(state.search, kibitz.SearchParams(algorithm="uct", iterations=10_000, solve_stones=0, seed=1))
+    assert result.iterations == 10_000
 
 
 @pytest.mark.parametrize("algorithm", ["so_ismcts", "mo_ismcts", "pimc", "uct"])

@@ -40,9 +40,9 @@ KNOWN_BUGS: dict[tuple[str, str], str] = {
     # the state read from the notation of an area-scored game compared unequal (7a471e8).
 }
 
-# Games without hidden information (docs/games/<name>.md): every view is the full state, so a
+# Games without hidden information (the registry says so): every view is the full state, so a
 # determinization has nothing to sample and must return the state itself.
-PERFECT_INFORMATION = {"yucata"}
+PERFECT_INFORMATION = {g.name for g in GAMES if g.perfect_information}
 # Games whose only randomness is in the setup: play never reaches a chance node.
 NO_CHANCE_NODES = {"yucata"}
 
@@ -392,3 +392,7 @@ def test_native_random_playouts_finish(name, players):
     decisions = s._s.random_playouts(500, 99)
     assert 500 <= decisions < 500 * 10_000
     assert s._s.random_playouts(500, 99) == decisions  # seeded
+
+
+def test_the_registry_marks_exactly_the_games_without_hidden_information():
+    assert PERFECT_INFORMATION == {"yucata"}
