@@ -1,6 +1,9 @@
 // Small helpers shared by the games' notation parsers.
 #pragma once
+#include <algorithm>
 #include <charconv>
+#include <initializer_list>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -42,6 +45,38 @@ inline int to_int(std::string_view s, int lo, int hi, std::string_view what) {
     throw NotationError(std::string(what) + ": expected an integer in " + std::to_string(lo) +
                         ".." + std::to_string(hi) + ", got '" + std::string(s) + "'");
   return value;
+}
+
+// The key=value words of a notation after the game's name; every key at most once, none
+// outside `allowed`.
+inline std::map<std::string, std::string> fields(std::string_view text, std::string_view game, std::initializer_list<const char*> allowed) {
+  const auto all = words(text);
+  if (all.empty() || all[0] != game) throw NotationError("notation must start with '" + std::string(game) + "'");
+  std::map<std::string, std::string> out;
+  for (std::size_t i = 1; i < all.size(); ++i) {
+    const auto eq = all[i].find('=');
+    if (eq == std::string_view::npos) throw NotationError("expected key=value, got '" + std::string(all[i]) + "'");
+    std::string key(all[i].substr(0, eq));
+    if (std::find_if(allowed.begin(), allowed.end(), [&](const char* k) { return key == k; }) == allowed.end())
+      throw NotationError("unknown field '" + key + "'");
+    if (!out.emplace(key, std::string(all[i].substr(eq + 1))).second) throw NotationError("field '" + key + "' given twice");
+  }
+  return out;
+}
+
+inline const std::string& require(const std::map<std::string, std::string>& fields, const std::string& key) {
+  const auto it = fields.find(key);
+  if (it == fields.end()) throw NotationError("missing field '" + key + "'");
+  return it->second;
+}
+
+// A per-player list "a,b,c"; each item parsed by `item(player, text)`.
+template <class Item>
+void parse_per_player(std::string_view s, int players, std::string_view what, Item item) {
+  const auto parts = split(s, ',');
+  if (static_cast<int>(parts.size()) != players)
+    throw NotationError(std::string(what) + ": expected " + std::to_string(players) + " comma-separated entries, got '" + std::string(s) + "'");
+  for (int p = 0; p < players; ++p) item(p, parts[p]);
 }
 
 }  // namespace kibitz::text

@@ -87,40 +87,6 @@ Counts parse_hand(std::string_view s, std::string_view what) {
 
 int total(const Counts& c) { return std::accumulate(c.begin(), c.end(), 0); }
 
-// Key=value words after the game name; every key at most once, none unknown.
-std::map<std::string, std::string> parse_fields(std::string_view text, std::initializer_list<const char*> allowed) {
-  const auto words = text::words(text);
-  if (words.empty() || words[0] != State::kName)
-    throw NotationError(std::string("notation must start with '") + State::kName + "'");
-  std::map<std::string, std::string> fields;
-  for (std::size_t i = 1; i < words.size(); ++i) {
-    const auto eq = words[i].find('=');
-    if (eq == std::string_view::npos)
-      throw NotationError("expected key=value, got '" + std::string(words[i]) + "'");
-    std::string key(words[i].substr(0, eq));
-    if (std::find_if(allowed.begin(), allowed.end(), [&](const char* k) { return key == k; }) == allowed.end())
-      throw NotationError("unknown field '" + key + "'");
-    if (!fields.emplace(key, std::string(words[i].substr(eq + 1))).second)
-      throw NotationError("field '" + key + "' given twice");
-  }
-  return fields;
-}
-
-const std::string& require(const std::map<std::string, std::string>& fields, const std::string& key) {
-  const auto it = fields.find(key);
-  if (it == fields.end()) throw NotationError("missing field '" + key + "'");
-  return it->second;
-}
-
-// A per-player list "a,b,c"; each item parsed by `item`.
-template <class Item>
-void parse_per_player(std::string_view s, int players, std::string_view what, Item item) {
-  const auto parts = text::split(s, ',');
-  if (static_cast<int>(parts.size()) != players)
-    throw NotationError(std::string(what) + ": expected " + std::to_string(players) + " comma-separated entries");
-  for (int p = 0; p < players; ++p) item(p, parts[p]);
-}
-
 }  // namespace
 
 Options parse_options(const std::map<std::string, std::string>& options) {
@@ -663,16 +629,16 @@ std::string State::write(int seat) const {
 // Reads a full state (view false) or a seat view (view true: other seats' cards are
 // "?count" and get placeholders of that size; from_view() replaces them by a sample).
 State State::parse(std::string_view text, bool view, int& seat) {
-  const auto fields = parse_fields(text, kKeys);
+  const auto fields = text::fields(text, State::kName, kKeys);
   if (view != (fields.count("seat") > 0)) throw NotationError(view ? "missing field 'seat' of a seat view" : "unknown field 'seat' in a full state");
   State s;
-  s.players_ = static_cast<std::uint8_t>(text::to_int(require(fields, "players"), 2, 4, "players"));
-  seat = view ? text::to_int(require(fields, "seat"), 0, s.players_ - 1, "seat") : -1;
+  s.players_ = static_cast<std::uint8_t>(text::to_int(text::require(fields, "players"), 2, 4, "players"));
+  seat = view ? text::to_int(text::require(fields, "seat"), 0, s.players_ - 1, "seat") : -1;
   auto visible = [&](int p) { return !view || p == seat; };
-  s.line_length_ = static_cast<std::uint8_t>(text::to_int(require(fields, "line"), 4, 5, "line"));
-  s.start_ = static_cast<std::uint8_t>(text::to_int(require(fields, "start"), 0, s.players_ - 1, "start"));
-  s.pending_draws_ = static_cast<std::uint8_t>(text::to_int(require(fields, "draws"), 0, kHandSize, "draws"));
-  const auto rows = text::split(require(fields, "board"), '/');
+  s.line_length_ = static_cast<std::uint8_t>(text::to_int(text::require(fields, "line"), 4, 5, "line"));
+  s.start_ = static_cast<std::uint8_t>(text::to_int(text::require(fields, "start"), 0, s.players_ - 1, "start"));
+  s.pending_draws_ = static_cast<std::uint8_t>(text::to_int(text::require(fields, "draws"), 0, kHandSize, "draws"));
+  const auto rows = text::split(text::require(fields, "board"), '/');
   if (rows.size() != kSide) throw NotationError("board: expected 6 rows separated by '/'");
   s.top_.fill(-1);
   for (int r = 0; r < kSide; ++r) {
@@ -691,38 +657,38 @@ State State::parse(std::string_view text, bool view, int& seat) {
   }
   s.recompute_bitboards();
   auto read_hands = [&](const char* key, std::array<Counts, kMaxPlayers>& into) {
-    parse_per_player(require(fields, key), s.players_, key,
-                     [&](int p, std::string_view v) { into[p] = visible(p) ? parse_hand(v, key) : filler(hidden_count(v, key)); });
+    text::parse_per_player(text::require(fields, key), s.players_, key,
+                           [&](int p, std::string_view v) { into[p] = visible(p) ? parse_hand(v, key) : filler(hidden_count(v, key)); });
   };
   read_hands("hands", s.hand_);
-  s.stock_ = view ? filler(hidden_count(require(fields, "stock"), "stock")) : parse_counts(require(fields, "stock"), "stock");
-  s.discard_ = parse_counts(require(fields, "discard"), "discard");
-  parse_per_player(require(fields, "supply"), s.players_, "supply",
+  s.stock_ = view ? filler(hidden_count(text::require(fields, "stock"), "stock")) : parse_counts(text::require(fields, "stock"), "stock");
+  s.discard_ = parse_counts(text::require(fields, "discard"), "discard");
+  text::parse_per_player(text::require(fields, "supply"), s.players_, "supply",
                    [&](int p, std::string_view v) { s.supply_[p] = static_cast<std::uint8_t>(text::to_int(v, 0, kStonesPerPlayer, "supply")); });
-  parse_per_player(require(fields, "boxed"), s.players_, "boxed",
+  text::parse_per_player(text::require(fields, "boxed"), s.players_, "boxed",
                    [&](int p, std::string_view v) { s.boxed_[p] = static_cast<std::uint8_t>(text::to_int(v, 0, kStonesPerPlayer, "boxed")); });
 
   const int history_keys = static_cast<int>(std::count_if(kHistoryKeys.begin(), kHistoryKeys.end(), [&](const char* k) { return fields.count(k) > 0; }));
   if (history_keys == 0) {
     s.start_history();
   } else {
-    for (const char* key : kHistoryKeys) require(fields, key);
+    for (const char* key : kHistoryKeys) text::require(fields, key);
     read_hands("base_hands", s.base_hand_);
-    s.base_stock_ = static_cast<std::uint8_t>(text::to_int(require(fields, "base_stock"), 0, kCardsPerColour * kColours, "base_stock"));
-    s.base_discard_ = parse_counts(require(fields, "base_discard"), "base_discard");
-    const auto moves = text::split(require(fields, "moves"), '.');
+    s.base_stock_ = static_cast<std::uint8_t>(text::to_int(text::require(fields, "base_stock"), 0, kCardsPerColour * kColours, "base_stock"));
+    s.base_discard_ = parse_counts(text::require(fields, "base_discard"), "base_discard");
+    const auto moves = text::split(text::require(fields, "moves"), '.');
     if (moves.size() > static_cast<std::size_t>(kMaxMoves)) throw NotationError("moves: more than 80 moves");
     for (std::string_view m : moves) {
       const Action a = m == "blocked" ? kBlocked : field_index(m);
       if (a > kBlocked) throw NotationError("moves: '" + std::string(m) + "' is not a field a1..f6 or 'blocked'");
       s.moves_[s.n_moves_++] = static_cast<std::uint8_t>(a);
     }
-    if (require(fields, "revealed") != "-")
-      for (std::string_view h : text::split(require(fields, "revealed"), ',')) {
+    if (text::require(fields, "revealed") != "-")
+      for (std::string_view h : text::split(text::require(fields, "revealed"), ',')) {
         if (s.n_revealed_ == kMaxRevealed) throw NotationError("revealed: too many hands");
         s.revealed_[s.n_revealed_++] = parse_hand(h, "revealed");
       }
-    const auto drawn = text::split(require(fields, "drawn"), '/');
+    const auto drawn = text::split(text::require(fields, "drawn"), '/');
     if (static_cast<int>(drawn.size()) != s.players_) throw NotationError("drawn: expected one entry per player, separated by '/'");
     int eras = -1;
     for (int p = 0; p < s.players_; ++p) {

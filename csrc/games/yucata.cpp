@@ -46,36 +46,6 @@ Card parse_card(std::string_view s, std::string_view what, std::string_view allo
   throw NotationError(std::string(what) + ": expected '-' or one of " + options + "got '" + std::string(s) + "'");
 }
 
-// Key=value words after the game name; every key at most once, none unknown.
-std::map<std::string, std::string> parse_fields(std::string_view text, std::initializer_list<const char*> allowed) {
-  const auto words = text::words(text);
-  if (words.empty() || words[0] != State::kName) throw NotationError(std::string("notation must start with '") + State::kName + "'");
-  std::map<std::string, std::string> fields;
-  for (std::size_t i = 1; i < words.size(); ++i) {
-    const auto eq = words[i].find('=');
-    if (eq == std::string_view::npos) throw NotationError("expected key=value, got '" + std::string(words[i]) + "'");
-    std::string key(words[i].substr(0, eq));
-    if (std::find_if(allowed.begin(), allowed.end(), [&](const char* k) { return key == k; }) == allowed.end())
-      throw NotationError("unknown field '" + key + "'");
-    if (!fields.emplace(key, std::string(words[i].substr(eq + 1))).second) throw NotationError("field '" + key + "' given twice");
-  }
-  return fields;
-}
-
-const std::string& require(const std::map<std::string, std::string>& fields, const std::string& key) {
-  const auto it = fields.find(key);
-  if (it == fields.end()) throw NotationError("missing field '" + key + "'");
-  return it->second;
-}
-
-template <class Item>
-void parse_per_player(std::string_view s, int players, std::string_view what, Item item) {
-  const auto parts = text::split(s, ',');
-  if (static_cast<int>(parts.size()) != players)
-    throw NotationError(std::string(what) + ": expected " + std::to_string(players) + " comma-separated entries, got '" + std::string(s) + "'");
-  for (int p = 0; p < players; ++p) item(p, parts[p]);
-}
-
 template <class Item>
 std::string per_player(int players, Item item) {
   std::string s;
@@ -339,38 +309,38 @@ std::string State::write(int seat) const {
 
 // Reads a full state (view false) or a seat view (view true: the same fields plus `seat`).
 State State::parse(std::string_view text, bool view, int& seat) {
-  const auto fields = parse_fields(text, kKeys);
+  const auto fields = text::fields(text, State::kName, kKeys);
   if (view != (fields.count("seat") > 0))
     throw NotationError(view ? "missing field 'seat' of a seat view" : "unknown field 'seat' in a full state");
   State s;
-  s.players_ = static_cast<std::uint8_t>(text::to_int(require(fields, "players"), 2, 4, "players"));
+  s.players_ = static_cast<std::uint8_t>(text::to_int(text::require(fields, "players"), 2, 4, "players"));
   const int n = s.players_;
-  seat = view ? text::to_int(require(fields, "seat"), 0, n - 1, "seat") : -1;
-  const std::string& layout = require(fields, "layout");
+  seat = view ? text::to_int(text::require(fields, "seat"), 0, n - 1, "seat") : -1;
+  const std::string& layout = text::require(fields, "layout");
   try {
     s.dark_spaces_ = parse_layout(layout);
   } catch (const std::invalid_argument& e) {
     throw NotationError(std::string("layout: ") + e.what());
   }
-  s.start_ = static_cast<std::uint8_t>(text::to_int(require(fields, "start"), 0, n - 1, "start"));
-  s.turn_ = static_cast<std::uint8_t>(text::to_int(require(fields, "turn"), 0, 38 * n + 1, "turn"));
-  s.to_move_ = static_cast<std::uint8_t>(text::to_int(require(fields, "to_move"), 0, n - 1, "to_move"));
-  parse_per_player(require(fields, "pos"), n, "pos",
+  s.start_ = static_cast<std::uint8_t>(text::to_int(text::require(fields, "start"), 0, n - 1, "start"));
+  s.turn_ = static_cast<std::uint8_t>(text::to_int(text::require(fields, "turn"), 0, 38 * n + 1, "turn"));
+  s.to_move_ = static_cast<std::uint8_t>(text::to_int(text::require(fields, "to_move"), 0, n - 1, "to_move"));
+  text::parse_per_player(text::require(fields, "pos"), n, "pos",
                    [&](int p, std::string_view v) { s.pos_[p] = static_cast<std::uint8_t>(text::to_int(v, 0, kEnd, "pos")); });
-  parse_per_player(require(fields, "hands"), n, "hands", [&](int p, std::string_view v) { s.hand_[p] = parse_hand(v, p); });
-  parse_per_player(require(fields, "pale"), n, "pale",
+  text::parse_per_player(text::require(fields, "hands"), n, "hands", [&](int p, std::string_view v) { s.hand_[p] = parse_hand(v, p); });
+  text::parse_per_player(text::require(fields, "pale"), n, "pale",
                    [&](int p, std::string_view v) { s.pale_[p] = static_cast<std::uint8_t>(text::to_int(v, 0, kPaleStones, "pale")); });
-  parse_per_player(require(fields, "dark"), n, "dark",
+  text::parse_per_player(text::require(fields, "dark"), n, "dark",
                    [&](int p, std::string_view v) { s.dark_[p] = static_cast<std::uint8_t>(text::to_int(v, 0, kDarkStones, "dark")); });
-  const std::string& red = require(fields, "red");
+  const std::string& red = text::require(fields, "red");
   s.red_ = static_cast<std::int8_t>(red == "-" ? -1 : text::to_int(red, 0, n - 1, "red"));
-  s.prev_card_ = parse_card(require(fields, "prev"), "prev", kCardLetters);
-  s.prev_eff_ = parse_card(require(fields, "eff"), "eff", kCardLetters.substr(0, kCopy));
-  s.moved_ = static_cast<std::uint8_t>(text::to_int(require(fields, "moved"), 0, kEnd, "moved"));
-  const std::string& q = require(fields, "q");
+  s.prev_card_ = parse_card(text::require(fields, "prev"), "prev", kCardLetters);
+  s.prev_eff_ = parse_card(text::require(fields, "eff"), "eff", kCardLetters.substr(0, kCopy));
+  s.moved_ = static_cast<std::uint8_t>(text::to_int(text::require(fields, "moved"), 0, kEnd, "moved"));
+  const std::string& q = text::require(fields, "q");
   if (q != "effective" && q != "distance") throw NotationError("q: expected 'effective' or 'distance', got '" + q + "'");
   s.q_ = q == "distance" ? QReading::kDistance : QReading::kEffective;
-  const std::string& tiebreak = require(fields, "tiebreak");
+  const std::string& tiebreak = text::require(fields, "tiebreak");
   if (tiebreak != "shared" && tiebreak != "dark") throw NotationError("tiebreak: expected 'shared' or 'dark', got '" + tiebreak + "'");
   s.tiebreak_ = tiebreak == "dark" ? Tiebreak::kDark : Tiebreak::kShared;
   s.lead_ = *std::max_element(s.pos_.begin(), s.pos_.begin() + n);
