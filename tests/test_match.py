@@ -274,3 +274,15 @@ def test_match_rejects_bad_input(two_players: kibitz.Game) -> None:
         run_match(two_players, ["random", "greedy"], games=2, seed=1, processes=0)
     with pytest.raises(kibitz.OptionError, match="needs 2 bots, got 3"):
         play_game(two_players, ["random", "greedy", "random"], seed=1)
+
+
+def test_a_bot_holding_both_seats_of_the_winning_team_has_the_whole_win():
+    from kibitz.match import _bot_outcome
+
+    record = GameRecord("g", {}, 0, ["a", "b", "a", "b"], [], [], [1.0, 0.0, 1.0, 0.0], [50, -20, 50, -20], [1, 2, 1, 2])
+    teams = [0, 1, 0, 1]  # partners sit opposite and share the team's result
+    assert _bot_outcome(record, [0, 1, 0, 1], 0, teams) == (1.0, 1.0, 50.0)
+    assert _bot_outcome(record, [0, 1, 0, 1], 1, teams) == (0.0, 2.0, -20.0)
+    # three bots: the two who share the winning team share the win
+    assert _bot_outcome(record, [0, 1, 2, 0], 0, teams)[0] == 0.5
+    assert _bot_outcome(record, [0, 1, 2, 0], 2, teams)[0] == 0.5

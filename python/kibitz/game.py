@@ -46,7 +46,10 @@ class Game:
         self._info.check_options(opts)
         self.name: str = name
         self.options: dict[str, str] = opts
-        self.num_players: int = self._info.initial(opts, 0).num_players
+        initial = self._info.initial(opts, 0)
+        self.num_players: int = initial.num_players
+        self.teams: list[int] = [initial.team(seat) for seat in range(self.num_players)]
+        """The team of each seat (each seat its own team except in partnership games)."""
 
     def new_initial_state(self, seed: int = 0) -> State:
         """The start of a game; the deal and any random setup come from ``seed``."""

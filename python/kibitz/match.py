@@ -325,8 +325,9 @@ class BotStats:
     """One bot's results over a match.
 
     Per game, a bot that plays several seats (fewer bots than seats) counts as one player:
-    its return is the sum of its seats' returns (its share of the win), its rank and score
-    the mean over its seats. ``wins`` counts games it won alone (share 1), ``shared_wins``
+    its share of the win is the sum over its seats of the seat's return divided by the size
+    of the seat's team (partners share one result, so a bot holding both seats of the
+    winning team has share 1), its rank and score the mean over its seats. ``wins`` counts games it won alone (share 1), ``shared_wins``
     games whose win it shared with another bot (0 < share < 1). ``win_share`` is the sum
     of its shares, ``win_rate`` the mean share per game (Wilson interval, :func:`wilson_ci`); rank
     and score intervals are from :func:`mean_ci`.
@@ -488,15 +489,15 @@ def run_match(
     labels = bot_labels(specs)
     bots = []
     for b, spec in enumerate(specs):
-        outcomes = [_bot_outcome(record, seats, b) for record, seats in zip(played, assignments)]
+        outcomes = [_bot_outcome(record, seats, b, game.teams) for record, seats in zip(played, assignments)]
         bots.append(_bot_stats(labels[b], spec, sees_everything[b], outcomes))
     return MatchResult(game.name, dict(game.options), seed, games, bots, played)
 
 
-def _bot_outcome(record: GameRecord, assignment: list[int], bot: int) -> tuple[float, float, float]:
+def _bot_outcome(record: GameRecord, assignment: list[int], bot: int, teams: list[int]) -> tuple[float, float, float]:
     """The bot's (share of the win, mean rank, mean score) in one game."""
     seats = [seat for seat, b in enumerate(assignment) if b == bot]
-    share = math.fsum(record.returns[s] for s in seats)
+    share = math.fsum(record.returns[s] / teams.count(teams[s]) for s in seats)
     rank = statistics.fmean(record.ranks[s] for s in seats)
     score = statistics.fmean(record.scores[s] for s in seats)
     return share, rank, score

@@ -400,7 +400,7 @@ class Tournament:
         bots = []
         for p, spec in enumerate(self.players):
             assignments = [self.plan(g)[0] for g in range(self.games)]
-            stats = _bot_stats(self.labels[p], spec, False, [_bot_outcome(r, a, p) for r, a in zip(ordered, assignments)])
+            stats = _bot_stats(self.labels[p], spec, False, [_bot_outcome(r, a, p, self.game.teams) for r, a in zip(ordered, assignments)])
             faults = sum(1 for r, a in zip(ordered, assignments) if r.adjudication is not None and a[r.adjudication["seat"]] == p)
             bots.append(replace(stats, faults=faults))
         return MatchResult(self.game.name, dict(self.game.options), self.seed, self.games, bots, ordered)
