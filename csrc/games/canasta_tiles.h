@@ -1,0 +1,306 @@
+// Canasta with rummy tiles: 4 players in two teams, 106 tiles, draw -> meld -> discard.
+// Spec: shared/rules/canasta_tiles.md. Section numbers (§) and ambiguities (A1..A30) refer to it;
+// docs/games/canasta_tiles.md explains the decision model and every ruling.
+#pragma once
+#include <algorithm>
+#include <array>
+#include <climits>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "core/game.h"
+
+namespace kibitz::canasta {
+
+// §2.2: colour matters only for the threes, so a tile is one of 15 kinds. Kinds 0..11 are
+// also the meld ranks (1, 2, 4..13); the 2s are kind and rank 1.
+inline constexpr int kKinds = 15;
+inline constexpr int kRanks = 12;
+inline constexpr int kTwo = 1;
+inline constexpr int kJoker = 12;
+inline constexpr int kBlockThree = 13;  // blue/black: blocks the pile, never melded (§7.2)
+inline constexpr int kBonusThree = 14;  // red/yellow: revealed and replaced at once (§7.1)
+inline constexpr int kPlayers = 4;
+inline constexpr int kTiles = 106;
+using Counts = std::array<std::uint8_t, kKinds>;
+inline constexpr Counts kKindCount = {8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 2, 4, 4};
+// §2.3 [S]: tile values; the threes have none.
+inline constexpr std::array<int, kKinds> kValue = {25, 20, 5, 5, 5, 5, 5, 5, 10, 10, 10, 10, 50, 0, 0};
+inline constexpr std::array<std::string_view, kKinds> kKindNames = {"1", "2", "4", "5", "6", "7", "8", "9",
+                                                                    "10", "11", "12", "13", "J", "k3", "r3"};
+
+inline constexpr int kStarterTiles = 15;  // §10 [S]
+inline constexpr int kHandTiles = 14;
+inline constexpr int kDealtTiles = kStarterTiles + 3 * kHandTiles;
+inline constexpr int kCanastaSize = 7;             // §4.4 [S]
+inline constexpr int kMaxWildsInRankMeld = 3;      // §4.1 [S]
+inline constexpr int kMaxJokersInTwosMeld = 2;     // §4.2 [S]
+inline constexpr int kCleanCanasta = 500, kDirtyCanasta = 300;          // §4.4 [S]
+inline constexpr int kCleanTwosCanasta = 1000, kDirtyTwosCanasta = 700;  // §4.4 [S]
+inline constexpr int kBonusThreeScore = 100;   // §7.1 [S]: +100 opened, -100 not (A10)
+inline constexpr int kBlockThreePenalty = 100;  // §7.2 [S]
+inline constexpr int kGoingOutBonus = 100;      // §7.3 [S]
+inline constexpr int kTargetScore = 10000;      // §11 [S]
+inline constexpr int kThreeRounds = 3;          // §11 [S]
+
+// §5 [S]/A29: the opening threshold by the team's match total at the start of the round.
+struct ThresholdStep {
+  int from;
+  int threshold;
+};
+inline constexpr std::array<ThresholdStep, 5> kThresholds = {{{INT_MIN, 15}, {0, 50}, {1500, 90}, {3000, 120}, {7000, 150}}};
+constexpr int opening_threshold(int total) {
+  int t = 0;
+  for (const auto& step : kThresholds)
+    if (total >= step.from) t = step.threshold;
+  return t;
+}
+
+// A team's meld of one rank. For the twos meld, `nat` counts the 2s and `twos` is 0.
+struct Meld {
+  std::uint8_t nat = 0, twos = 0, jokers = 0;
+  int size() const { return nat + twos + jokers; }
+  int wilds() const { return twos + jokers; }
+  friend bool operator==(const Meld&, const Meld&) = default;
+};
+
+enum class MatchMode : std::uint8_t { kOneRound, kThreeRounds, kTarget };
+
+// §14.7 configuration flags, with the spec's defaults.
+struct Options {
+  int players = kPlayers;
+  MatchMode mode = MatchMode::kOneRound;  // [R]: the first mode §11 lists
+  bool winner_required = true;            // A19
+  int starter = -1;                       // A5: -1 draws the round-1 starter from the seed
+  bool first_turn_may_meld = false;       // A4
+  bool strict_natural_majority = true;    // A3
+  bool pile_fully_visible = true;         // A9
+  bool joker_button = false;              // A21, §12
+};
+Options parse_options(const std::map<std::string, std::string>& options);
+
+enum class Phase : std::uint8_t {
+  kDeal,      // chance: the next tile of the deal
+  kReplace,   // chance: a replacement for a bonus three dealt (§10.3)
+  kFirst,     // the starter's discard-only first turn (A4)
+  kDraw,      // draw, take the pile, or (option) the Joker button
+  kDrawing,   // chance: the tile drawn; a bonus three is followed by its replacement
+  kShape,     // which tiles to lay at the chosen rank
+  kTakeOpen,  // an unopened team's pickup: more opening melds, or done
+  kMeld,      // choose a rank to lay at, or discard
+  kOver,
+};
+
+enum class EndReason : std::uint8_t { kNone, kWentOut, kStockExhausted, kBonusThreeNoReplacement };
+
+class State {
+ public:
+  static constexpr const char* kName = "canasta_tiles";
+  static constexpr int kMaxPlayers = kPlayers;
+  // Action ids (docs/games/canasta_tiles.md §1.3).
+  static constexpr Action kDiscardBase = 0;                 // + kind 0..13
+  static constexpr Action kRankBase = 14;                   // + rank 0..11
+  static constexpr Action kShapeBase = kRankBase + kRanks;  // + 12n + 3t + j
+  static constexpr int kMaxShapeNat = 8, kMaxShapeTwos = 3, kMaxShapeJokers = 2;
+  static constexpr int kShapes = (kMaxShapeNat + 1) * 12;
+  static constexpr Action kDrawAction = kShapeBase + kShapes;
+  static constexpr Action kTakeAction = kDrawAction + 1;
+  static constexpr Action kDoneAction = kDrawAction + 2;
+  static constexpr Action kJokerAction = kDrawAction + 3;
+  static constexpr int kMaxActions = kJokerAction + 1;
+  static constexpr int kMaxChanceOutcomes = kKinds;
+  // An unopened player never holds more than 15 tiles (no pickup before the opening), which
+  // bounds the opening planner's tables.
+  static constexpr int kMaxUnopenedHand = kStarterTiles;
+
+  static State initial(const Options& options, std::uint64_t seed);
+  static State from_string(std::string_view text);  // throws NotationError
+  static State from_view(std::string_view text);
+
+  int num_players() const { return kPlayers; }
+  bool is_terminal() const { return phase_ == Phase::kOver; }
+  int current_player() const {
+    switch (phase_) {
+      case Phase::kOver:
+        return kTerminalPlayer;
+      case Phase::kDeal:
+      case Phase::kReplace:
+      case Phase::kDrawing:
+        return kChancePlayer;
+      default:
+        return current_;
+    }
+  }
+
+  int legal_actions(Action* out) const;
+  void apply(Action action);
+
+  int chance_outcomes(ChanceOutcome* out) const {
+    const int total = stock_size();
+    int n = 0;
+    for (int k = 0; k < kKinds; ++k)
+      if (stock_[k] > 0) out[n++] = {static_cast<Action>(k), static_cast<double>(stock_[k]) / total};
+    return n;
+  }
+  Action sample_chance(Rng& rng) const {
+    int r = static_cast<int>(rng.below(static_cast<std::uint32_t>(stock_size())));
+    int k = 0;
+    while (r >= stock_[k]) r -= stock_[k++];
+    return static_cast<Action>(k);
+  }
+
+  void returns(double* out) const;
+  void scores(double* out) const;  // the team's match total, for both partners
+  void ranks(double* out) const;
+  int team(int seat) const { return seat % 2; }
+
+  std::uint64_t info_key(int seat) const;
+  Action observe(int seat, Action action) const {
+    // §13: decisions and bonus threes are public; a regular tile only its receiver sees.
+    if (current_player() != kChancePlayer || action == kBonusThree) return action;
+    return seat == receiver() ? action : kUnobserved;
+  }
+  State determinize(int seat, Rng& rng) const;
+  std::string observation_string(int seat, Action action) const;
+  State after_observation(int seat, std::string_view seen, Rng& rng) const;
+
+  Action heuristic_action(Rng& rng) const;
+  double evaluate(int seat) const;
+
+  std::string action_to_string(Action action) const;
+  Action parse_action(std::string_view text) const;
+  std::string to_string() const;
+  std::string view_string(int seat) const;
+  std::string render(int seat) const;
+
+  // §8: a team's round score at this moment, as if the round ended now (the going-out bonus
+  // only once a seat of the team has gone out).
+  int round_score(int team) const;
+  int total(int team) const { return totals_[team]; }
+  int rounds_played() const { return rounds_; }
+  int threshold(int team) const { return opening_threshold(totals_[team]); }
+
+  friend bool operator==(const State&, const State&) = default;
+
+ private:
+  static int sum(const Counts& c) {
+    int n = 0;
+    for (int k = 0; k < kKinds; ++k) n += c[k];
+    return n;
+  }
+  int stock_size() const { return sum(stock_); }
+  int pile_size() const { return sum(pile_) + (top_ >= 0 ? 1 : 0); }
+  int receiver() const;  // the seat a chance tile goes to
+  static bool is_natural(int kind) { return kind < kRanks && kind != kTwo; }
+
+  // §4.1/§4.2 (A3): is this meld of `rank` valid (as a meld on the table, size >= 3)?
+  bool valid(int rank, const Meld& m) const {
+    if (m.size() < 3) return false;
+    if (rank == kTwo) return m.twos == 0 && m.jokers <= kMaxJokersInTwosMeld && m.jokers < m.nat;
+    if (m.wilds() > kMaxWildsInRankMeld) return false;
+    return strict_ ? m.nat > m.wilds() : m.nat >= m.wilds();
+  }
+  static int shape_nat(int shape) { return shape / 12; }
+  static int shape_twos(int shape) { return shape / 3 % 4; }
+  static int shape_jokers(int shape) { return shape % 3; }
+  static int shape_size(int shape) { return shape_nat(shape) + shape_twos(shape) + shape_jokers(shape); }
+  static Meld plus(Meld m, int shape) {
+    m.nat = static_cast<std::uint8_t>(m.nat + shape_nat(shape));
+    m.twos = static_cast<std::uint8_t>(m.twos + shape_twos(shape));
+    m.jokers = static_cast<std::uint8_t>(m.jokers + shape_jokers(shape));
+    return m;
+  }
+  static int shape_value(int rank, int shape) {
+    return shape_nat(shape) * kValue[rank] + shape_twos(shape) * kValue[kTwo] + shape_jokers(shape) * kValue[kJoker];
+  }
+  bool team_has_canasta(int t) const {
+    for (const Meld& m : melds_[t])
+      if (m.size() >= kCanastaSize) return true;
+    return false;
+  }
+  // Enough tiles of each kind in `hand` for `shape` at `rank` (the 2s of the twos meld are its naturals).
+  static bool holds(const Counts& hand, int rank, int shape) {
+    const int twos = shape_twos(shape) + (rank == kTwo ? shape_nat(shape) : 0);
+    return (rank == kTwo || shape_nat(shape) <= hand[rank]) && twos <= hand[kTwo] && shape_jokers(shape) <= hand[kJoker];
+  }
+
+  // The stage a lay belongs to (docs §1.2): which ranks are still open to it, the value still
+  // missing for the opening, and how many tiles join the hand when the stage ends (the pile
+  // below the top, in an unopened pickup).
+  bool taking() const { return take_rank_ >= 0; }
+  bool opening_short() const { return !opened_[current_ % 2] && (taking() || stage_value_ > 0) && stage_value_ < threshold(current_ % 2); }
+  struct Planner;
+  std::uint16_t open_ranks(int after) const;
+  bool shape_legal(int rank, int shape, const Planner* planner) const;  // planner: while unopened
+  bool rank_legal(int rank, const Planner* planner) const;
+  bool take_legal() const;
+  bool discard_allowed() const;
+
+  void discard(int kind);
+  void draw_tile(int kind);
+  void deal_tile(int kind);
+  void lay(int shape);
+  void take();
+  void finish_take();
+  void start_play();
+  void end_round(EndReason reason);
+  void start_round();
+  void forget(int seat, int kind, int count) {
+    known_[seat][kind] = static_cast<std::uint8_t>(std::max(0, known_[seat][kind] - count));
+  }
+
+  // Deals every tile `seat` has not seen into the places it cannot see; `pin` tiles go into
+  // the mover's unknown part first. False when the unseen tiles cannot supply `pin`.
+  bool redeal(int seat, Rng& rng, const Counts& pin, State& out) const;
+  bool sample_fits(int seat, const State& truth) const;
+  bool ends_round(Action action) const;
+  std::array<Counts, kPlayers> hands_at_end(Action action) const;
+  int lay_score(int rank, int shape) const;
+  int keep_score(int kind) const;
+  void validate_public() const;
+  void validate() const;
+  static State parse(std::string_view text, bool view, int& seat);
+  std::string write(int seat) const;
+
+  // Options (§14.7).
+  MatchMode mode_ = MatchMode::kOneRound;
+  bool winner_required_ = true;
+  bool first_turn_may_meld_ = false;
+  bool strict_ = true;
+  bool pile_visible_ = true;
+  bool joker_button_ = false;
+  // Match.
+  std::array<std::int32_t, 2> totals_{};
+  std::array<std::int32_t, 2> last_round_{};  // the scores of the last round played
+  std::uint16_t rounds_ = 0;                  // rounds finished
+  // Round.
+  Phase phase_ = Phase::kDeal;
+  EndReason end_ = EndReason::kNone;
+  std::uint8_t starter_ = 0;
+  std::uint8_t current_ = 0;
+  std::int8_t went_out_ = -1;
+  bool last_regular_ = false;  // §9(b): this turn drew the stock's last regular tile
+  std::uint8_t dealt_ = 0;
+  std::array<std::uint8_t, kPlayers> replace_{};  // bonus threes dealt, still to be replaced
+  std::array<Counts, kPlayers> hand_{};
+  std::array<Counts, kPlayers> known_{};  // public: tiles known to be in each hand (§13)
+  Counts stock_{};
+  Counts pile_{};          // the discard pile below its top
+  std::int8_t top_ = -1;   // the top tile's kind; -1 for none
+  std::array<std::array<Meld, kRanks>, 2> melds_{};
+  std::array<bool, 2> opened_{};
+  std::array<std::uint8_t, 2> bonus_{};  // bonus threes in each team's area
+  std::array<bool, kPlayers> joker_used_{};
+  // The current stage of the mover's turn.
+  std::int8_t cursor_ = -1;     // last rank laid in this stage; lays go to higher ranks
+  std::int8_t chosen_ = -1;     // the rank of the lay being shaped
+  std::int8_t take_rank_ = -1;  // the top's rank during an unopened team's pickup
+  std::uint16_t stage_value_ = 0;  // opening value laid so far in this stage
+};
+
+static_assert(Game<State>);
+
+}  // namespace kibitz::canasta
