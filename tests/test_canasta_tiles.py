@@ -643,16 +643,23 @@ def test_impossible_observations_are_refused():
 def engine_turn_ends(s: kibitz.State, first: str | None = None) -> set:
     """Every (team melds, hand after the discard, discarded kind, opened) the engine's
     sub-decisions reach from `s` until the mover's turn is over."""
+    return engine_turn_paths(s, first)[0]
+
+
+def engine_turn_paths(s: kibitz.State, first: str | None = None) -> tuple[set, int]:
+    """engine_turn_ends and the number of sub-decision sequences that reach them."""
     mover = s.current_player
     if first is not None:
         s = play(s.clone(), first)
     out = set()
+    paths = 0
     stack = [s]
     while stack:
         st = stack.pop()
         if st.is_terminal() or st.current_player != mover:
             f = fields(st)
             out.add((team_melds(st, mover % 2), counts(f["hands"].split(",")[mover]), KIND[f["top"]], f["opened"].split(",")[mover % 2] == "1"))
+            paths += 1
             continue
         legal = st.legal_actions()
         assert legal, st.notation()  # every offered sub-decision can be completed
@@ -660,7 +667,7 @@ def engine_turn_ends(s: kibitz.State, first: str | None = None) -> set:
             c = st.clone()
             c.apply(a)
             stack.append(c)
-    return out
+    return out, paths
 
 
 def random_case(rng: random.Random):
@@ -736,8 +743,9 @@ def test_meld_phase_reaches_exactly_the_turns_the_rules_allow():
         s = case_position(case, "meld")
         ms = tuple(melds.get(r, EMPTY) for r in RANKS)
         expected = meld_phase(hand, ms, opened, True, threshold(total))
-        got = engine_turn_ends(s)
+        got, paths = engine_turn_paths(s)
         assert got == expected, (s.notation(), sorted(expected - got)[:3], sorted(got - expected)[:3])
+        assert paths == len(got)  # each end of a meld phase along exactly one sequence (lays in rank order)
         checked += 1
         opened_now += any(not opened and e[3] for e in expected)
         outs += any(sum(e[1]) == 0 for e in expected)

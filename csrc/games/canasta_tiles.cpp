@@ -819,7 +819,6 @@ Action State::heuristic_action(Rng& rng) const {
         if (moves[i] >= kRankBase && moves[i] < kShapeBase) {
           const int rank = static_cast<int>(moves[i] - kRankBase);
           if (opening) return moves[i];
-          std::optional<Planner> none;
           const bool good = any_shape(hand_[current_], rank, [&](int shape) { return lay_score(rank, shape) > 0 && shape_legal(rank, shape, nullptr); });
           if (good) return moves[i];
         }
