@@ -18,6 +18,7 @@ from kibitz.game import Game, State
 from kibitz.params import SearchParams
 
 GAME = "just4fun_colours"
+CANASTA = "canasta_tiles"
 
 
 def _opening(players: int = 4, seed: int = 1) -> State:
@@ -40,7 +41,9 @@ def search_iterations_per_s(state: State, params: SearchParams) -> float:
 
 
 def figures(scale: float = 1.0, repeats: int = 3) -> dict[str, Any]:
-    """Named throughput figures at the opening of 4-player Just 4 Fun Colours.
+    """Named throughput figures at the opening of 4-player Just 4 Fun Colours, and at the
+    opening of a tile Canasta round (``canasta_tiles.*``, a tenth of the workload: a playout
+    there is a whole round of about 130 decisions and 60 draws).
 
     ``scale`` multiplies every workload (use < 1 for a quick look). Each figure is the best
     of ``repeats`` runs, the measurements taken round-robin so that a burst of load on a
@@ -49,6 +52,9 @@ def figures(scale: float = 1.0, repeats: int = 3) -> dict[str, Any]:
     state = _opening()
     n = max(1, int(100_000 * scale))
     ismcts = SearchParams(algorithm="so_ismcts", iterations=n, seed=1)
+    canasta = Game(CANASTA).new_initial_state(1)
+    m = max(1, n // 10)
+    canasta_uct = SearchParams(algorithm="uct", iterations=m, seed=1)
     measurements: dict[str, Any] = {
         f"{GAME}.random_playouts_per_s": lambda: random_playouts_per_s(state, 2 * n),
         f"{GAME}.ismcts_iterations_per_s": lambda: search_iterations_per_s(state, ismcts),
@@ -57,6 +63,11 @@ def figures(scale: float = 1.0, repeats: int = 3) -> dict[str, Any]:
         f"{GAME}.mo_ismcts_iterations_per_s": lambda: search_iterations_per_s(state, ismcts.with_(algorithm="mo_ismcts")),
         f"{GAME}.pimc_iterations_per_s": lambda: search_iterations_per_s(state, ismcts.with_(algorithm="pimc")),
         f"{GAME}.uct_iterations_per_s": lambda: search_iterations_per_s(state, ismcts.with_(algorithm="uct")),
+        # Each UCT iteration plays the rest of the round once with the heuristic rollout policy
+        # (a tree step first), so this is the rate of heuristic round playouts on one thread.
+        f"{CANASTA}.random_round_playouts_per_s": lambda: search_iterations_per_s(canasta, canasta_uct),
+        f"{CANASTA}.uniform_random_playouts_per_s": lambda: random_playouts_per_s(canasta, 2 * m),
+        f"{CANASTA}.ismcts_iterations_per_s": lambda: search_iterations_per_s(canasta, canasta_uct.with_(algorithm="so_ismcts")),
     }
     best: dict[str, Any] = {name: 0.0 for name in measurements}
     for _ in range(repeats):
