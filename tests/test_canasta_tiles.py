@@ -203,13 +203,13 @@ def test_deal_gives_15_to_the_starter_14_to_the_others_and_replaces_bonus_threes
         bonus_seen += bonus
         assert sum(counts(f["stock"])) == 49 - bonus  # §14.6
         assert f["phase"] == "first" and int(f["turn"]) == starter and f["pile"] == "-"
-        assert moves(s) == [f"discard {NAMES[k]}" for k in range(14) if hands[starter][k]]  # A4: discard only
+        assert moves(s) == [f"discard:{NAMES[k]}" for k in range(14) if hands[starter][k]]  # A4: discard only
     assert starters == {0, 1, 2, 3} and bonus_seen > 0
 
 
 def test_deal_chance_nodes_are_seen_by_the_receiver_and_bonus_threes_by_all():
     # a tie after round 1 starts the next deal as chance nodes (winner_required, §11)
-    s = play(tie_position(winner_required=True), "discard 6")
+    s = play(tie_position(winner_required=True), "discard:6")
     assert last_round(s) == (-210, -210) and s.is_chance() and fields(s)["phase"] == "deal"
     assert fields(s)["starter"] == "1" and fields(s)["rounds"] == "1"  # A5: the next seat starts
     for a, _ in s.chance_outcomes():
@@ -226,15 +226,15 @@ def test_deal_chance_nodes_are_seen_by_the_receiver_and_bonus_threes_by_all():
 def test_tiles_are_written_by_kind_and_read_with_or_without_colour():
     s = position(["7.7.7.13.k3", "k3", "4", "4"], opened=(True, False))
     assert fields(s)["hands"].split(",")[0] == "7.7.7.13.k3"
-    assert s.parse_move("discard b3") == s.parse_move("discard k3")
-    assert s.parse_move("discard r13") == s.parse_move("discard 13")
-    for bad in ("discard 3", "discard 14", "discard r3", "lay 7x3", "rank 3", "jump"):
+    assert s.parse_move("discard:b3") == s.parse_move("discard:k3")
+    assert s.parse_move("discard:r13") == s.parse_move("discard:13")
+    for bad in ("discard:3", "discard:14", "discard:r3", "lay:7x3", "rank:3", "jump"):
         with pytest.raises(kibitz.NotationError):
             s.parse_move(bad)
-    play(s, "rank r7")
-    assert "lay 7x3" in moves(s)
+    play(s, "rank:r7")
+    assert "lay:7x3" in moves(s)
     with pytest.raises(kibitz.NotationError, match="rank chosen"):
-        s.parse_move("lay 9x3")
+        s.parse_move("lay:9x3")
 
 
 @pytest.mark.parametrize(
@@ -296,7 +296,7 @@ def test_opening_thresholds_of_the_spec(hand, total, can_open):
     ranks = [m for m in moves(s) if m.startswith("rank")]
     assert bool(ranks) == can_open, moves(s)
     if can_open:  # the whole opening is reachable and opens the team
-        rank = ranks[0].split()[1]
+        rank = ranks[0].split(":")[1]
         play(s, ranks[0])
         lay = max((m for m in moves(s)), key=lambda m: len(m))
         play(s, lay)
@@ -313,29 +313,29 @@ def test_meld_validity_naturals_outnumber_wilds_and_twos_meld():
     assert valid(TWO, (2, 0, 1)) and valid(TWO, (3, 0, 0)) and valid(TWO, (3, 0, 2))  # 2-2-J, 2-2-2, 2-2-2-J-J (A24)
     assert not valid(TWO, (1, 0, 2)) and not valid(TWO, (2, 0, 2)) and not valid(TWO, (5, 0, 3))
     s = position(["9.9.2.J.5.5", "5", "6", "5.6"], opened=(True, False))
-    play(s, "rank 9")
-    assert moves(s) == ["lay 9x2+J", "lay 9x2+2"]  # 9-9-2-J is illegal (A3)
+    play(s, "rank:9")
+    assert moves(s) == ["lay:9x2+J", "lay:9x2+2"]  # 9-9-2-J is illegal (A3)
     s = position(["9.9.2.J.5.5", "5", "6", "5.6"], opened=(True, False), strict=False)
-    play(s, "rank 9")
-    assert moves(s) == ["lay 9x2+J", "lay 9x2+2", "lay 9x2+2+J"]
+    play(s, "rank:9")
+    assert moves(s) == ["lay:9x2+J", "lay:9x2+2", "lay:9x2+2+J"]
     s = position(["2.2.J.J.5.5", "5", "6", "5.6"], opened=(True, False))
-    play(s, "rank 2")
-    assert moves(s) == ["lay 2x2+J"]  # 2-2-J-J is illegal
+    play(s, "rank:2")
+    assert moves(s) == ["lay:2x2+J"]  # 2-2-J-J is illegal
 
 
 def test_one_meld_per_rank_and_no_threes_in_melds():
     s = position(["9.9.9.k3.k3.k3.5", "5", "6", "5.6"], melds=({KIND["9"]: (3, 0, 0)}, {}), opened=(True, False))
-    play(s, "rank 9")
-    assert moves(s)[:3] == ["lay 9x1", "lay 9x2", "lay 9x3"]  # extends the team's meld of 9s
-    assert not any("3" in m.split()[1] for m in moves(position(["k3.k3.k3.5.6", "5", "6", "5.6"], opened=(True, False))) if m.startswith("rank"))
+    play(s, "rank:9")
+    assert moves(s)[:3] == ["lay:9x1", "lay:9x2", "lay:9x3"]  # extends the team's meld of 9s
+    assert not any("3" in m.split(":")[1] for m in moves(position(["k3.k3.k3.5.6", "5", "6", "5.6"], opened=(True, False))) if m.startswith("rank"))
 
 
 def test_lays_go_to_increasing_ranks_within_a_turn():
     s = position(["4.4.4.9.9.9.5.6", "5", "6", "5.6"], opened=(True, False))
-    play(s, "rank 9", "lay 9x3")
+    play(s, "rank:9", "lay:9x3")
     assert not any(m.startswith("rank") for m in moves(s))  # 4 < 9: that order is reached the other way
     s = position(["4.4.4.9.9.9.5.6", "5", "6", "5.6"], opened=(True, False))
-    play(s, "rank 4", "lay 4x3", "rank 9", "lay 9x3", "discard 5")
+    play(s, "rank:4", "lay:4x3", "rank:9", "lay:9x3", "discard:5")
     assert team_melds(s, 0)[KIND["4"]] == (3, 0, 0) and team_melds(s, 0)[KIND["9"]] == (3, 0, 0)
 
 
@@ -374,7 +374,7 @@ def test_pickup_moves_the_top_and_pair_to_the_meld_and_the_pile_to_the_hand_in_p
     assert counts(f["hands"].split(",")[0]) == counts("5.5.6.J.k3")
     assert f["pile"] == "-" and f["top"] == "-" and f["known"].split(",")[0] == "5.J.k3"
     assert s.view(1).notation.split("known=")[1].startswith("5.J.k3,")  # public to every seat
-    play(s, "rank 9", "lay 9x0+J")  # the picked-up joker can be laid
+    play(s, "rank:9", "lay:9x0+J")  # the picked-up joker can be laid
     assert fields(s)["known"].split(",")[0] == "5.k3"
 
 
@@ -384,15 +384,15 @@ def test_unopened_pickup_counts_only_the_hand_and_the_top():
     s = position(["10.10.1.1.1.5.6", "4", "6", "5.6"], phase="draw", top="10", pile="10.7", totals=(1500, 0))
     assert "take" in moves(s)
     play(s, "take")
-    assert moves(s) == ["lay 10x2"]  # the top's meld first; with no wild, two 10s from the hand
-    play(s, "lay 10x2")
-    assert moves(s) == ["rank 1"]  # 30 < 90: the opening is not done
-    play(s, "rank 1", "lay 1x3")
+    assert moves(s) == ["lay:10x2"]  # the top's meld first; with no wild, two 10s from the hand
+    play(s, "lay:10x2")
+    assert moves(s) == ["rank:1"]  # 30 < 90: the opening is not done
+    play(s, "rank:1", "lay:1x3")
     assert "done" in moves(s)
     play(s, "done")
     f = fields(s)
     assert f["opened"] == "1,0" and counts(f["hands"].split(",")[0]) == counts("5.6.7.10")
-    play(s, "rank 10", "lay 10x1", "discard 5")
+    play(s, "rank:10", "lay:10x1", "discard:5")
     assert team_melds(s, 0)[KIND["10"]] == (4, 0, 0)
     # with a threshold of 120 the same hand cannot take
     assert "take" not in moves(position(["10.10.1.1.1.5.6", "4", "6", "5.6"], phase="draw", top="10", pile="10.7", totals=(3000, 0)))
@@ -406,30 +406,30 @@ def test_unopened_pickup_counts_only_the_hand_and_the_top():
 def test_dead_end_guard_example_of_the_spec():
     # §14.3 example 5: a 6-tile meld of 9s, hand r9 y4 k4 + the drawn b4
     s = position(["9.4.4.4", "5", "6", "5.6"], melds=({KIND["9"]: (6, 0, 0)}, {}), opened=(True, False))
-    assert [m for m in moves(s) if m.startswith("rank")] == ["rank 9"]  # 4-4-4 first would leave one tile and no canasta
-    play(s, "rank 9", "lay 9x1")
-    assert moves(s) == ["discard 4"]  # 4-4-4 now would leave no discard
-    play(s, "discard 4")
+    assert [m for m in moves(s) if m.startswith("rank")] == ["rank:9"]  # 4-4-4 first would leave one tile and no canasta
+    play(s, "rank:9", "lay:9x1")
+    assert moves(s) == ["discard:4"]  # 4-4-4 now would leave no discard
+    play(s, "discard:4")
     assert team_melds(s, 0)[KIND["9"]] == (7, 0, 0) and not s.is_terminal()
 
 
 def test_going_out_needs_a_canasta():
     s = position(["4.4.4.5", "5", "6", "5.6"], melds=({KIND["4"]: (3, 0, 0)}, {}), opened=(True, False))
-    play(s, "rank 4")
-    assert moves(s) == ["lay 4x1", "lay 4x2"]  # 4x3 would leave one tile and no canasta
+    play(s, "rank:4")
+    assert moves(s) == ["lay:4x1", "lay:4x2"]  # 4x3 would leave one tile and no canasta
     s = position(["4.4.4.5", "5", "6", "5.6"], melds=({KIND["4"]: (3, 0, 0), KIND["9"]: (7, 0, 0)}, {}), opened=(True, False))
-    play(s, "rank 4")
-    assert moves(s) == ["lay 4x1", "lay 4x2", "lay 4x3"]
-    play(s, "lay 4x3")
-    assert moves(s) == ["discard 5"]
-    play(s, "discard 5")
+    play(s, "rank:4")
+    assert moves(s) == ["lay:4x1", "lay:4x2", "lay:4x3"]
+    play(s, "lay:4x3")
+    assert moves(s) == ["discard:5"]
+    play(s, "discard:5")
     assert fields(s)["end"] == "out"
 
 
 def test_going_out_scores():
     s = position(["5", "4", "6", "13"], melds=({KIND["9"]: (7, 0, 0)}, {}), opened=(True, False))
-    assert moves(s) == ["discard 5"]
-    play(s, "discard 5")
+    assert moves(s) == ["discard:5"]
+    play(s, "discard:5")
     assert s.is_terminal() and fields(s)["end"] == "out" and fields(s)["went_out"] == "0"
     assert last_round(s) == (35 + 500 + 100 - 5, -15)
 
@@ -442,17 +442,17 @@ def test_a_lone_tile_without_canasta_is_no_position():
 @pytest.mark.parametrize("wilds, total", [((7, 0, 0), 1140), ((6, 0, 1), 870), ((5, 0, 2), 900)])
 def test_twos_canastas_of_the_spec(wilds, total):
     s = position(["5", "4", "6", "13"], melds=({TWO: wilds}, {}), opened=(True, False))
-    play(s, "discard 5")
+    play(s, "discard:5")
     assert last_round(s)[0] == total + 100 - 5  # + going out - the partner's 6
     assert meld_value(TWO, wilds) + 1000 * (wilds[2] == 0) + 700 * (wilds[2] > 0) == total
 
 
 def test_adding_a_wild_makes_a_clean_canasta_dirty():
     s = position(["J.5.6", "4", "6", "13"], melds=({KIND["9"]: (7, 0, 0)}, {}), opened=(True, False))
-    play(s, "rank 9", "lay 9x0+J", "discard 5")
+    play(s, "rank:9", "lay:9x0+J", "discard:5")
     assert team_melds(s, 0)[KIND["9"]] == (7, 0, 1)
     s2 = position(["6", "4", "6", "13"], melds=({KIND["9"]: (7, 0, 1)}, {}), opened=(True, False))
-    play(s2, "discard 6")
+    play(s2, "discard:6")
     assert last_round(s2)[0] == 35 + 50 + 300 + 100 - 5
 
 
@@ -464,7 +464,7 @@ def test_round_scoring_example_of_the_spec():
         opened=(True, False),
         bonus=(1, 1),
     )
-    play(s, "discard 6")
+    play(s, "discard:6")
     assert last_round(s) == (725, -270) and s.scores() == [725, -270, 725, -270]
     assert s.returns() == [1.0, 0.0, 1.0, 0.0] and s.ranks() == [1, 3, 1, 3]
     assert round_score({KIND["7"]: (7, 0, 0), KIND["1"]: (3, 1, 0), TWO: (3, 0, 0)}, True, 1, [counts("13.5.J.k3")], True) == 725
@@ -474,7 +474,7 @@ def test_round_scoring_example_of_the_spec():
 def test_four_bonus_threes_count_400_either_way(opened, expected):
     melds = ({KIND["5"]: (3, 0, 0)}, {}) if opened else ({}, {})
     s = position(["6.7", "4", "6", "13"], melds=melds, opened=(opened, False), bonus=(4, 0), last_regular=True, stock="-")
-    play(s, "discard 7")
+    play(s, "discard:7")
     assert fields(s)["end"] == "stock"
     assert last_round(s)[0] == expected + (15 if opened else 0) - 5 - 5
 
@@ -489,8 +489,8 @@ def test_the_player_who_draws_the_last_regular_tile_finishes_the_turn():
     play(s, "draw")
     s.apply(KIND["5"])
     assert fields(s)["last_regular"] == "1" and s.current_player == 0
-    assert "rank 5" in moves(s)
-    play(s, "rank 5", "lay 5x1", "discard 7")
+    assert "rank:5" in moves(s)
+    play(s, "rank:5", "lay:5x1", "discard:7")
     assert s.is_terminal() and fields(s)["end"] == "stock"
     assert last_round(s)[0] == 20 + 200 - 5 - 5  # no going-out bonus
 
@@ -502,7 +502,7 @@ def test_last_regular_tile_as_a_bonus_three_replacement_counts():  # A13
     assert s.is_chance() and fields(s)["bonus"] == "3,1"
     s.apply(KIND["5"])
     assert fields(s)["last_regular"] == "1"
-    play(s, "discard 5")
+    play(s, "discard:5")
     assert s.is_terminal() and fields(s)["end"] == "stock"
 
 
@@ -511,7 +511,7 @@ def test_a_bonus_three_with_no_replacement_ends_the_round_at_once():  # A12 and 
     play(s, "draw")
     s.apply(KIND["5"])
     assert fields(s)["last_regular"] == "0"  # a bonus three is still below
-    play(s, "discard 7")
+    play(s, "discard:7")
     assert s.current_player == 1
     play(s, "draw")
     assert s.chance_outcomes() == [(R3, 1.0)]
@@ -532,20 +532,20 @@ def tie_position(**kw):
 
 
 def test_a_tie_adds_a_round_when_a_winner_is_required():
-    s = play(tie_position(winner_required=True), "discard 6")
+    s = play(tie_position(winner_required=True), "discard:6")
     assert not s.is_terminal() and fields(s)["rounds"] == "1"
-    s = play(tie_position(winner_required=False), "discard 6")
+    s = play(tie_position(winner_required=False), "discard:6")
     assert s.is_terminal() and s.returns() == [0.5] * 4 and s.ranks() == [1] * 4
 
 
 def test_three_rounds_and_target_modes():
-    s = play(tie_position(mode="three_rounds", totals=(100, 0), rounds=1), "discard 6")
+    s = play(tie_position(mode="three_rounds", totals=(100, 0), rounds=1), "discard:6")
     assert not s.is_terminal() and fields(s)["rounds"] == "2" and fields(s)["totals"] == "-110,-210"
-    s = play(tie_position(mode="three_rounds", totals=(100, 0), rounds=2), "discard 6")
+    s = play(tie_position(mode="three_rounds", totals=(100, 0), rounds=2), "discard:6")
     assert s.is_terminal() and s.returns() == [1.0, 0.0, 1.0, 0.0]
-    s = play(tie_position(mode="target_10000", totals=(10205, 9000)), "discard 6")
+    s = play(tie_position(mode="target_10000", totals=(10205, 9000)), "discard:6")
     assert not s.is_terminal()  # 9995 < 10,000
-    s = play(tie_position(mode="target_10000", totals=(10220, 10230)), "discard 6")
+    s = play(tie_position(mode="target_10000", totals=(10220, 10230)), "discard:6")
     assert s.is_terminal() and s.returns() == [0.0, 1.0, 0.0, 1.0] and s.scores() == [10010, 10020, 10010, 10020]
 
 
@@ -593,7 +593,7 @@ def test_draws_are_private_and_known_tiles_survive_determinization():
         assert d.view(1).notation == s.view(1).notation
     hands = {fields(s.determinize(2, seed))["hands"].split(",")[0] for seed in range(20)}
     assert len(hands) > 1  # the rest of seat 0's hand is really hidden (partner included)
-    play(s, "discard 6")
+    play(s, "discard:6")
     play(s, "draw")
     a = s.chance_outcomes()[0][0]
     assert [s.observation_text(p, a) for p in range(4)] == ["?", NAMES[a], "?", "?"]
@@ -608,6 +608,8 @@ def test_views_followed_from_observations_stay_exact_in_heuristic_rounds():
         steps = 0
         while not s.is_terminal():
             a = s.sample_chance(steps) if s.is_chance() else s._s.heuristic_action(steps)
+            if not s.is_chance():  # the protocol's `bestmove <move>`: every move is one word
+                assert all(len(s.move_to_string(b).split()) == 1 for b in s.legal_actions())
             seen = [s.observation_text(p, a) for p in range(4)]
             s.apply(a)
             views = [v.advance(t) for v, t in zip(views, seen)]
@@ -622,15 +624,15 @@ def test_impossible_observations_are_refused():
     s = position(["9.9.5.6", "4.4", "6", "5.6"], phase="draw", top="9", pile="J.7.k3", opened=(True, True), melds=({}, {KIND["4"]: (6, 0, 0)}))
     v = s.view(1)
     with pytest.raises(kibitz.IllegalMoveError):
-        v.advance("rank 4")  # not a move of the draw phase
+        v.advance("rank:4")  # not a move of the draw phase
     play(s, "take")
     v = s.view(1)
     with pytest.raises(kibitz.IllegalMoveError):
-        v.advance("discard 4")
+        v.advance("discard:4")
     with pytest.raises(kibitz.NotationError):
-        v.advance("discard r3")
-    assert v.advance("discard 1").notation.split("top=")[1].startswith("1 ")  # a 1 seat 1 has not seen is possible
-    play(s, "discard 6", "draw")
+        v.advance("discard:r3")
+    assert v.advance("discard:1").notation.split("top=")[1].startswith("1 ")  # a 1 seat 1 has not seen is possible
+    play(s, "discard:6", "draw")
     with pytest.raises(kibitz.IllegalMoveError, match="'\\?'"):
         s.view(0).advance("5")  # seat 1's draw is unseen by seat 0
 

@@ -355,7 +355,7 @@ def test_canasta_meld_phase_perft():
     s = CANASTA.state_from_notation(text)
     assert s.notation() == text
     # discards: 1 2 4 9 J k3; ranks: 1 and 9 (extend the melds), 4 (a new meld); not 2 (one 2)
-    assert s.legal_moves() == ["discard 1", "discard 2", "discard 4", "discard 9", "discard J", "discard k3", "rank 1", "rank 4", "rank 9"]
+    assert s.legal_moves() == ["discard:1", "discard:2", "discard:4", "discard:9", "discard:J", "discard:k3", "rank:1", "rank:4", "rank:9"]
     # §4.1 counts with 1 1 2 J in hand on 1x3+2: 0 naturals + one wild (2), 1 or 2 naturals + any
     # wilds (4 + 4); a new meld of 4s: 4-4 + one wild (2), 4-4-4 + any wilds (4); on 9x3: one or
     # two wilds (3), 9 + any wilds (4). After a discard the next seat (5 5 6, unopened) can only

@@ -632,7 +632,7 @@ std::array<Counts, kPlayers> State::hands_at_end(Action action) const {
 }
 
 // The action that ends a round shows every hand (§8 scores them), so its text carries them:
-// "discard 7 reveal=<hand 0>,<hand 1>,<hand 2>,<hand 3>", the hands after the action.
+// "discard:7 reveal=<hand 0>,<hand 1>,<hand 2>,<hand 3>", the hands after the action.
 std::string State::observation_string(int seat, Action action) const {
   const Action seen = observe(seat, action);
   std::string text = seen == kUnobserved ? "?" : action_to_string(seen);
@@ -993,13 +993,13 @@ std::string State::action_to_string(Action action) const {
     if (action >= static_cast<Action>(kKinds)) throw NotationError("chance outcome " + std::to_string(action) + " is not a tile kind (0..14)");
     return std::string(kKindNames[action]);
   }
-  if (action < kRankBase) return "discard " + std::string(kKindNames[action]);
-  if (action < kShapeBase) return "rank " + rank_text(static_cast<int>(action - kRankBase));
+  if (action < kRankBase) return "discard:" + std::string(kKindNames[action]);
+  if (action < kShapeBase) return "rank:" + rank_text(static_cast<int>(action - kRankBase));
   if (action < kDrawAction) {
     const int shape = static_cast<int>(action - kShapeBase);
     const int rank = chosen_ >= 0 ? chosen_ : 0;
     if (rank == kTwo && shape_twos(shape)) throw NotationError("action " + std::to_string(action) + " lays 2s as wilds on the twos meld");
-    return "lay " + meld_text(rank, Meld{static_cast<std::uint8_t>(shape_nat(shape)), static_cast<std::uint8_t>(shape_twos(shape)),
+    return "lay:" + meld_text(rank, Meld{static_cast<std::uint8_t>(shape_nat(shape)), static_cast<std::uint8_t>(shape_twos(shape)),
                                          static_cast<std::uint8_t>(shape_jokers(shape))});
   }
   switch (action) {
@@ -1018,18 +1018,21 @@ Action State::parse_action(std::string_view text) const {
     if (w.size() == 1) return static_cast<Action>(parse_kind(w[0]));
     throw NotationError("'" + std::string(text) + "': a tile is dealt or drawn here; name its kind (e.g. 7, J, k3, r3)");
   }
-  if (w.size() == 1 && w[0] == "draw") return kDrawAction;
-  if (w.size() == 1 && w[0] == "take") return kTakeAction;
-  if (w.size() == 1 && w[0] == "done") return kDoneAction;
-  if (w.size() == 1 && w[0] == "joker") return kJokerAction;
-  if (w.size() == 2 && w[0] == "discard") {
-    const int k = parse_kind(w[1]);
+  const std::string_view word = w.size() == 1 ? w[0] : std::string_view{};
+  const auto colon = word.find(':');
+  const std::string_view verb = word.substr(0, colon), arg = colon == std::string_view::npos ? std::string_view{} : word.substr(colon + 1);
+  if (word == "draw") return kDrawAction;
+  if (word == "take") return kTakeAction;
+  if (word == "done") return kDoneAction;
+  if (word == "joker") return kJokerAction;
+  if (verb == "discard" && !arg.empty()) {
+    const int k = parse_kind(arg);
     if (k == kBonusThree) throw NotationError("a bonus three is never in a hand, so it cannot be discarded");
     return kDiscardBase + static_cast<Action>(k);
   }
-  if (w.size() == 2 && w[0] == "rank") return kRankBase + static_cast<Action>(parse_rank(w[1], "rank"));
-  if (w.size() == 2 && w[0] == "lay") {
-    const auto [rank, m] = parse_meld(w[1], "lay");
+  if (verb == "rank" && !arg.empty()) return kRankBase + static_cast<Action>(parse_rank(arg, "rank"));
+  if (verb == "lay" && !arg.empty()) {
+    const auto [rank, m] = parse_meld(arg, "lay");
     if (phase_ != Phase::kShape || rank != chosen_)
       throw NotationError("'" + std::string(text) + "': a lay names the rank chosen before it" +
                           (phase_ == Phase::kShape ? " (" + rank_text(chosen_) + ")" : std::string(", and no rank is chosen now")));
@@ -1037,7 +1040,7 @@ Action State::parse_action(std::string_view text) const {
       throw NotationError("'" + std::string(text) + "': at most 8 naturals, 3 twos and 2 jokers in one lay");
     return kShapeBase + static_cast<Action>(m.nat * 12 + m.twos * 3 + m.jokers);
   }
-  throw NotationError("'" + std::string(text) + "' is not a canasta_tiles move; moves: draw, take, done, joker, discard <tile>, rank <r>, lay <r>x<n>[+2][+J]");
+  throw NotationError("'" + std::string(text) + "' is not a canasta_tiles move; moves: draw, take, done, joker, discard:<tile>, rank:<r>, lay:<r>x<n>[+2...][+J...]");
 }
 
 std::string State::to_string() const { return write(-1); }
