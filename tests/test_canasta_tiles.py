@@ -439,6 +439,18 @@ def test_a_lone_tile_without_canasta_is_no_position():
         position(["5", "4", "6", "5.6"], melds=({KIND["9"]: (6, 0, 0)}, {}), opened=(True, False))
 
 
+def test_a_team_may_open_and_go_out_in_one_turn():  # A15
+    s = position(["7.7.7.7.7.2.J.5", "4", "6", "13"])
+    play(s, "rank:7")
+    assert "lay:7x5+2+J" in moves(s)  # 95 >= 50, a dirty canasta, one tile kept
+    play(s, "lay:7x5+2+J", "discard:5")
+    assert fields(s)["end"] == "out" and last_round(s)[0] == 25 + 20 + 50 + 300 + 100 - 5
+    s = position(["10.10.10.10.10.2.5", "4", "6", "13"])
+    play(s, "rank:10")
+    assert "lay:10x5+2" not in moves(s)  # 70, but six tiles: no canasta to go out with
+    assert "lay:10x5" in moves(s) and "lay:10x4+2" in moves(s)  # 50 and 60, two tiles kept
+
+
 @pytest.mark.parametrize("wilds, total", [((7, 0, 0), 1140), ((6, 0, 1), 870), ((5, 0, 2), 900)])
 def test_twos_canastas_of_the_spec(wilds, total):
     s = position(["5", "4", "6", "13"], melds=({TWO: wilds}, {}), opened=(True, False))
@@ -617,6 +629,47 @@ def test_views_followed_from_observations_stay_exact_in_heuristic_rounds():
                 assert [v.notation for v in views] == [s.view(p).notation for p in range(4)]
             steps += 1
         assert [v.notation for v in views] == [s.view(p).notation for p in range(4)]
+
+
+def test_determinization_keeps_another_seats_unfinished_opening_possible():
+    # seat 1 (unopened, threshold 50) has chosen to lay aces: every sample must let it finish
+    s = position(["4.5", "1.1.1.5.6.7.8", "6.9", "10.11"], turn=1, phase="shape", chosen="1")
+    assert moves(s)[0].startswith("lay:1x")
+    hands = set()
+    for seed in range(8):
+        d = s.determinize(0, seed)
+        assert d.view(0).notation == s.view(0).notation
+        assert GAME.state_from_notation(d.notation()).legal_actions()  # seat 1 can finish its lay
+        hands.add(fields(d)["hands"].split(",")[1])
+    assert len(hands) > 1
+
+
+def test_views_follow_a_three_round_match_through_the_reveals_and_new_deals():
+    game = kibitz.Game("canasta_tiles", mode="three_rounds")
+    s = game.new_initial_state(seed=31)
+    views = [s.view(p) for p in range(4)]
+    steps = reveals = 0
+    while not s.is_terminal():
+        a = s.sample_chance(steps) if s.is_chance() else s._s.heuristic_action(steps)
+        seen = [s.observation_text(p, a) for p in range(4)]
+        reveals += "reveal=" in seen[0]
+        s.apply(a)
+        views = [v.advance(t) for v, t in zip(views, seen)]
+        steps += 1
+    assert reveals >= 3 and fields(s)["rounds"] == str(reveals)
+    assert [v.notation for v in views] == [s.view(p).notation for p in range(4)]
+
+
+def test_a_reveal_that_contradicts_the_view_is_refused():
+    s = position(["6", "4", "6", "13"], melds=({KIND["9"]: (7, 0, 0)}, {}), opened=(True, False))
+    seen = s.observation_text(1, s.parse_move("discard:6"))
+    assert seen == "discard:6 reveal=-,4,6,13"
+    v = s.view(1)
+    assert v.advance(seen).notation == play(s.clone(), "discard:6").view(1).notation
+    with pytest.raises(kibitz.IllegalMoveError):
+        v.advance("discard:6 reveal=-,5,6,13")  # seat 1's own hand is 4
+    with pytest.raises(kibitz.NotationError, match="reveal"):
+        v.advance("discard:6")  # the end of a round shows the hands
 
 
 def test_impossible_observations_are_refused():

@@ -671,13 +671,15 @@ State State::after_observation(int seat, std::string_view seen, Rng& rng) const 
       const int kind = parse_kind(shown);
       if (kind != kBonusThree && to != seat)
         throw IllegalMoveError(who + " receives an unseen tile: seat " + std::to_string(seat) + " observes it as '?', not '" + std::string(shown) + "'");
-      if (s.stock_[kind] == 0) {  // bring one from a hidden hand, paying with a stock tile
+      if (s.stock_[kind] == 0) {  // bring one from a place the seat cannot see, paying with a stock tile
         bool moved = false;
-        for (int p = 0; p < kPlayers && !moved; ++p) {
-          if (p == seat || s.hand_[p][kind] <= s.known_[p][kind]) continue;
+        for (int p = 0; p <= kPlayers && !moved; ++p) {
+          const bool pile = p == kPlayers;
+          if (pile ? pile_visible_ || s.pile_[kind] == 0 : p == seat || s.hand_[p][kind] <= s.known_[p][kind]) continue;
+          Counts& from = pile ? s.pile_ : s.hand_[p];
           for (int x = 0; x < kBonusThree && !moved; ++x)
             if (x != kind && s.stock_[x] > 0) {
-              --s.hand_[p][kind], ++s.hand_[p][x], --s.stock_[x], ++s.stock_[kind];
+              --from[kind], ++from[x], --s.stock_[x], ++s.stock_[kind];
               moved = true;
             }
         }
