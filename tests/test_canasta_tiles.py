@@ -827,3 +827,43 @@ def test_taking_the_pile_reaches_exactly_the_turns_the_rules_allow():
             unopened_takes += not opened
         checked += 1
     assert checked >= 150 and takes >= 40 and unopened_takes >= 10
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"pile_fully_visible": "0"},
+        {"joker_button": "1"},
+        {"first_turn_may_meld": "1", "strict_natural_majority": "0"},
+        {"mode": "three_rounds", "pile_fully_visible": "0", "joker_button": "1"},
+    ],
+    ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()),
+)
+def test_contracts_hold_under_every_option(options):
+    """The conformance suite's checks, which run with the defaults, on the other options: exact
+    notation and view round trips, determinizations that keep the view, and views followed
+    from observation texts, over heuristic and random play."""
+    game = kibitz.Game("canasta_tiles", **options)
+    for seed in range(2):
+        rng = random.Random(seed)
+        s = game.new_initial_state(seed=seed)
+        views = [s.view(p) for p in range(4)]
+        step = 0
+        while not s.is_terminal():
+            assert game.state_from_notation(s.notation()) == s
+            if step % 7 == 0:
+                for p in range(4):
+                    v = s.view(p)
+                    assert game.state_from_view(v.notation).view(p).notation == v.notation
+                    assert s.determinize(p, step).view(p).notation == v.notation
+            if s.is_chance():
+                a = rng.choices(*zip(*s.chance_outcomes()))[0]
+            else:
+                legal = s.legal_actions()
+                a = rng.choice(legal) if seed % 2 else s._s.heuristic_action(step)
+                assert a in legal
+            seen = [s.observation_text(p, a) for p in range(4)]
+            s.apply(a)
+            views = [v.advance(t) for v, t in zip(views, seen)]
+            step += 1
+        assert [v.notation for v in views] == [s.view(p).notation for p in range(4)]

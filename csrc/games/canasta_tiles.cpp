@@ -248,15 +248,61 @@ bool State::sample_fits(int seat, const State& truth) const {
   return legal_actions(legal.data()) > 0;
 }
 
+// Tiles that would let the mover (another seat, in the middle of a lay or an opening) make one
+// lay it may be making: a random open rank (the chosen one while shaping) and a random valid
+// lay there that the unseen tiles and its known tiles can pay for, less its known tiles.
+Counts State::witness(int seat, Rng& rng) const {
+  Counts pin{}, pool = stock_;
+  const int me = current_, t = me % 2;
+  for (int p = 0; p < kPlayers; ++p)
+    if (p != seat)
+      for (int k = 0; k < kKinds; ++k) pool[k] = static_cast<std::uint8_t>(pool[k] + hand_[p][k] - known_[p][k]);
+  if (!pile_visible_)
+    for (int k = 0; k < kKinds; ++k) pool[k] = static_cast<std::uint8_t>(pool[k] + pile_[k]);
+  Counts payable = pool;
+  for (int k = 0; k < kKinds; ++k) payable[k] = static_cast<std::uint8_t>(payable[k] + known_[me][k]);
+  std::array<int, kRanks> ranks;
+  int n_ranks = 0;
+  if (phase_ == Phase::kShape) {
+    ranks[n_ranks++] = chosen_;
+  } else {
+    for (int r = cursor_ + 1; r < kRanks; ++r)
+      if (r != take_rank_) ranks[n_ranks++] = r;
+  }
+  if (n_ranks == 0) return pin;
+  const int rank = ranks[rng.below(static_cast<std::uint32_t>(n_ranks))];
+  const bool top = taking() && rank == take_rank_ && top_ >= 0;
+  std::array<int, kShapes> shapes;
+  int n_shapes = 0;
+  any_shape(payable, rank, [&](int shape) {
+    Meld m = plus(melds_[t][rank], shape);
+    if (top) ++m.nat;
+    if (valid(rank, m) && (!top || shape_nat(shape) >= 2)) shapes[n_shapes++] = shape;
+    return false;
+  });
+  if (n_shapes == 0) return pin;
+  const int shape = shapes[rng.below(static_cast<std::uint32_t>(n_shapes))];
+  pin[rank == kTwo ? kTwo : rank] = static_cast<std::uint8_t>(shape_nat(shape));
+  pin[kTwo] = static_cast<std::uint8_t>(pin[kTwo] + shape_twos(shape));
+  pin[kJoker] = static_cast<std::uint8_t>(shape_jokers(shape));
+  for (int k = 0; k < kKinds; ++k) pin[k] = static_cast<std::uint8_t>(std::max(0, pin[k] - known_[me][k]));
+  return pin;
+}
+
 State State::determinize(int seat, Rng& rng) const {
-  constexpr int kAttempts = 4000;
+  constexpr int kAttempts = 2000;
   State out;
   for (int attempt = 0; attempt < kAttempts; ++attempt)
     if (redeal(seat, rng, Counts{}, out) && out.sample_fits(seat, *this)) return out;
-  // Rarely, a mover's unfinished opening fits very few hands: keep its hand as it is (a hand
-  // known to fit) and deal the rest.
+  // The mover's unfinished lay or opening fits few hands: deal with the tiles of one lay it may
+  // be making put into its hand first (then the check above decides).
+  const bool mover_hidden = current_player() >= 0 && current_ != seat;
+  for (int attempt = 0; mover_hidden && attempt < kAttempts; ++attempt)
+    if (redeal(seat, rng, witness(seat, rng), out) && out.sample_fits(seat, *this)) return out;
+  // Last resort: keep the mover's hand as it is in this state (a hand known to fit when this
+  // state was reached by play) and deal the rest.
   Counts pin{};
-  if (current_ != seat && current_player() >= 0)
+  if (mover_hidden)
     for (int k = 0; k < kKinds; ++k) pin[k] = static_cast<std::uint8_t>(hand_[current_][k] - known_[current_][k]);
   for (int attempt = 0; attempt < kAttempts; ++attempt)
     if (redeal(seat, rng, pin, out) && out.sample_fits(seat, *this)) return out;
@@ -285,11 +331,46 @@ std::array<Counts, kPlayers> State::hands_at_end(Action action) const {
   return hands;
 }
 
-// The action that ends a round shows every hand (§8 scores them), so its text carries them:
-// "discard:7 reveal=<hand 0>,<hand 1>,<hand 2>,<hand 3>", the hands after the action.
+// Moves jokers between the stock and the places `seat` cannot see (other hands' unknown parts,
+// a hidden pile), exchanging them for other tiles, until the stock holds `lo`..`hi` jokers.
+bool State::set_stock_jokers(int seat, int lo, int hi) {
+  for (int p = 0; p <= kPlayers && stock_[kJoker] < lo; ++p) {
+    if (p == seat || (p == kPlayers && pile_visible_)) continue;
+    Counts& place = p < kPlayers ? hand_[p] : pile_;
+    const int free = p < kPlayers ? place[kJoker] - known_[p][kJoker] : place[kJoker];
+    for (int i = 0; i < free && stock_[kJoker] < lo; ++i)
+      for (int k = 0; k < kJoker; ++k)
+        if (stock_[k] > 0) {
+          --place[kJoker], ++place[k], --stock_[k], ++stock_[kJoker];
+          break;
+        }
+  }
+  for (int p = 0; p <= kPlayers && stock_[kJoker] > hi; ++p) {
+    if (p == seat || (p == kPlayers && pile_visible_)) continue;
+    Counts& place = p < kPlayers ? hand_[p] : pile_;
+    for (int k = 0; k < kJoker && stock_[kJoker] > hi; ++k)
+      while (stock_[kJoker] > hi && place[k] > (p < kPlayers ? known_[p][k] : 0)) --place[k], ++place[kJoker], --stock_[kJoker], ++stock_[k];
+  }
+  return stock_[kJoker] >= lo && stock_[kJoker] <= hi;
+}
+
+// Whether `action` moves the pile below the top into the mover's hand: an opened team's
+// pickup, or `done` after an unopened team's.
+bool State::pile_joins_hand(Action action) const {
+  return current_player() >= 0 && ((action == kTakeAction && opened_[current_ % 2]) || action == kDoneAction);
+}
+
+// The text adds what the action shows beyond the move: the action that ends a round shows
+// every hand (§8 scores them), "discard:7 reveal=<hand 0>,<hand 1>,<hand 2>,<hand 3>" (the
+// hands after the action); with a hidden pile, the taker sees what it picks up,
+// "take got=<tiles>".
 std::string State::observation_string(int seat, Action action) const {
   const Action seen = observe(seat, action);
   std::string text = seen == kUnobserved ? "?" : action_to_string(seen);
+  if (!pile_visible_ && seat == current_ && pile_joins_hand(action)) text.append(" got=").append(tiles_text(pile_));
+  // With the Joker button, the stock's last joker leaving it is public: the button goes dark.
+  const bool takes_joker = current_player() == kChancePlayer ? action == kJoker : action == kJokerAction;
+  if (joker_button_ && takes_joker && stock_[kJoker] == 1 && seen != kUnobserved) text += " stock_joker=0";
   if (!ends_round(action)) return text;
   text += " reveal=";
   const auto hands = hands_at_end(action);
@@ -297,16 +378,86 @@ std::string State::observation_string(int seat, Action action) const {
   return text;
 }
 
+// Puts shown tiles into places `seat` cannot see: `hands` (other seats' whole hands, when
+// given) and `pile` (the hidden pile below the top, when given); the other unseen tiles go to
+// the remaining hidden places in kind order, keeping every size and known tile (a determinize
+// follows). False when the unseen tiles cannot supply what is shown.
+bool State::show_hidden(int seat, const std::optional<std::array<Counts, kPlayers>>& hands, const std::optional<Counts>& pile) {
+  Counts pool = stock_;
+  auto add = [&](const Counts& c, int sign) {
+    for (int k = 0; k < kKinds; ++k) {
+      const int v = pool[k] + sign * c[k];
+      if (v < 0) return false;
+      pool[k] = static_cast<std::uint8_t>(v);
+    }
+    return true;
+  };
+  for (int p = 0; p < kPlayers; ++p)
+    if (p != seat) add(hand_[p], 1);
+  if (!pile_visible_) add(pile_, 1);
+  std::array<int, kPlayers + 1> free{};  // unknown tiles to deal per hand, then the pile
+  for (int p = 0; p < kPlayers; ++p) {
+    if (p == seat) continue;
+    if (hands) {
+      const Counts& want = (*hands)[p];
+      if (sum(want) != sum(hand_[p]) || want[kBonusThree]) return false;
+      for (int k = 0; k < kKinds; ++k)
+        if (want[k] < known_[p][k]) return false;
+      if (!add(want, -1)) return false;
+      hand_[p] = want;
+    } else {
+      if (!add(known_[p], -1)) return false;
+      free[p] = sum(hand_[p]) - sum(known_[p]);
+      hand_[p] = known_[p];
+    }
+  }
+  if (!pile_visible_) {
+    if (pile) {
+      if (sum(*pile) != sum(pile_) || !add(*pile, -1)) return false;
+      pile_ = *pile;
+    } else {
+      free[kPlayers] = sum(pile_);
+      pile_.fill(0);
+    }
+  }
+  // Jokers go last when the stock holds one and first when it holds none, so that the public
+  // joker flag of the Joker button keeps its value.
+  const bool stock_joker = stock_[kJoker] > 0;
+  for (int place = 0; place <= kPlayers; ++place) {
+    Counts& into = place < kPlayers ? hand_[place] : pile_;
+    for (int i = 0; i < kBonusThree && free[place] > 0; ++i) {
+      const int k = stock_joker ? (i < kJoker ? i : i == kJoker ? kBlockThree : kJoker) : (i == 0 ? kJoker : i <= kJoker ? i - 1 : i);
+      const int n = std::min<int>(free[place], pool[k]);
+      into[k] = static_cast<std::uint8_t>(into[k] + n);
+      pool[k] = static_cast<std::uint8_t>(pool[k] - n);
+      free[place] -= n;
+    }
+    if (free[place] > 0) return false;
+  }
+  if (sum(pool) != stock_size() || (joker_button_ && (pool[kJoker] > 0) != stock_joker)) return false;
+  stock_ = pool;
+  return true;
+}
 
 State State::after_observation(int seat, std::string_view seen, Rng& rng) const {
   if (is_terminal()) throw IllegalMoveError("the game is over");
-  std::string_view shown = seen;
+  const auto words = text::words(seen);
+  const std::string_view shown = words.empty() ? std::string_view{} : words[0];
   std::optional<std::array<Counts, kPlayers>> revealed;
-  if (const auto at = seen.find(" reveal="); at != std::string_view::npos) {
-    std::array<Counts, kPlayers> hands;
-    parse_list(seen.substr(at + 8), ',', kPlayers, "reveal", [&](int p, std::string_view v) { hands[p] = parse_tiles(v, "reveal"); });
-    revealed = hands;
-    shown = seen.substr(0, at);
+  std::optional<Counts> got;
+  bool last_joker = false;
+  for (std::size_t i = 1; i < words.size(); ++i) {
+    if (words[i].starts_with("reveal=") && !revealed) {
+      std::array<Counts, kPlayers> hands;
+      parse_list(words[i].substr(7), ',', kPlayers, "reveal", [&](int p, std::string_view v) { hands[p] = parse_tiles(v, "reveal"); });
+      revealed = hands;
+    } else if (words[i].starts_with("got=") && !got) {
+      got = parse_tiles(words[i].substr(4), "got");
+    } else if (words[i] == "stock_joker=0" && !last_joker) {
+      last_joker = true;
+    } else {
+      throw NotationError("'" + std::string(seen) + "': after the move an observation shows only reveal=<hands>, got=<tiles> and stock_joker=0");
+    }
   }
   State s = *this;
   Action action;
@@ -316,15 +467,19 @@ State State::after_observation(int seat, std::string_view seen, Rng& rng) const 
     if (shown == "?") {
       if (to == seat) throw IllegalMoveError("seat " + std::to_string(seat) + " receives this tile itself: observe its kind, not '?'");
       Counts regular = s.stock_;
-      regular[kBonusThree] = 0;
-      if (sum(regular) == 0) throw IllegalMoveError("only bonus threes are left to draw, and they are seen by all");
+      for (int k = 0; k < kKinds; ++k)
+        if (s.public_tile(k)) regular[k] = 0;
+      if (sum(regular) == 0) throw IllegalMoveError("every tile left to draw is seen by all");
       int r = static_cast<int>(rng.below(static_cast<std::uint32_t>(sum(regular))));
       int k = 0;
       while (r >= regular[k]) r -= regular[k++];
       action = static_cast<Action>(k);
     } else {
       const int kind = parse_kind(shown);
-      if (kind != kBonusThree && to != seat)
+      // With the Joker button, whether this joker was the stock's last is public.
+      if (kind == kJoker && joker_button_ && !(last_joker ? s.set_stock_jokers(seat, 1, 1) : s.set_stock_jokers(seat, 2, kKindCount[kJoker])))
+        throw IllegalMoveError("'" + std::string(seen) + "' does not fit the jokers seat " + std::to_string(seat) + " has seen");
+      if (!s.public_tile(kind) && to != seat)
         throw IllegalMoveError(who + " receives an unseen tile: seat " + std::to_string(seat) + " observes it as '?', not '" + std::string(shown) + "'");
       if (s.stock_[kind] == 0) {  // bring one from a place the seat cannot see, paying with a stock tile
         bool moved = false;
@@ -349,6 +504,19 @@ State State::after_observation(int seat, std::string_view seen, Rng& rng) const 
       const int n = st.legal_actions(legal.data());
       return std::find(legal.begin(), legal.begin() + n, action) != legal.begin() + n;
     };
+    const bool rank_choice = action >= kRankBase && action < kShapeBase;
+    if (!is_legal(s) && rank_choice && current_ != seat && (phase_ == Phase::kMeld || phase_ == Phase::kTakeOpen) &&
+        (open_ranks(cursor_) >> (action - kRankBase) & 1)) {
+      // Choosing a rank uses no tile: the determinization after it deals the mover a hand
+      // that can lay there (or finds none, and the observation is refused).
+      if (words.size() > 1) throw IllegalMoveError("'" + std::string(seen) + "': choosing a rank shows nothing more");
+      s.apply(action);
+      try {
+        return s.determinize(seat, rng);
+      } catch (const NotationError&) {
+        throw IllegalMoveError(who + " cannot lay at rank " + std::string(kKindNames[action - kRankBase]) + " with any tiles seat " + std::to_string(seat) + " thinks possible");
+      }
+    }
     if (!is_legal(s)) {
       if (current_ == seat) throw IllegalMoveError("'" + std::string(shown) + "' is not a legal move of seat " + std::to_string(seat) + " here");
       // The mover's unseen tiles must allow the move: deal them again, with the tiles the move
@@ -370,9 +538,7 @@ State State::after_observation(int seat, std::string_view seen, Rng& rng) const 
       bool found = false;
       State d;
       for (int attempt = 0; attempt < kAttempts && !found; ++attempt) {
-        Counts p = pin;
-        if (action >= kRankBase && action < kShapeBase && attempt % 2) p[action - kRankBase] = 2;
-        found = redeal(seat, rng, p, d) && d.sample_fits(seat, *this) && is_legal(d);
+        found = redeal(seat, rng, pin, d) && d.sample_fits(seat, *this) && is_legal(d);
       }
       if (!found)
         throw IllegalMoveError(who + " cannot play '" + std::string(shown) + "' with any tiles seat " + std::to_string(seat) + " thinks possible");
@@ -383,28 +549,24 @@ State State::after_observation(int seat, std::string_view seen, Rng& rng) const 
   if (ends && !revealed)
     throw NotationError("'" + std::string(seen) + "' ends the round, which shows every hand: observe it as '" + std::string(shown) + " reveal=<hand 0>,<hand 1>,<hand 2>,<hand 3>'");
   if (!ends && revealed) throw IllegalMoveError("'" + std::string(shown) + "' does not end the round here, so it shows no hands");
-  if (revealed) {  // put the shown hands in place, the unseen tiles left over make the stock
-    std::array<Counts, kPlayers> wanted = *revealed;
-    if (s.current_player() >= 0 && action < kRankBase) ++wanted[s.current_][action];
-    Counts pool = s.stock_;
-    for (int p = 0; p < kPlayers; ++p)
-      if (p != seat)
-        for (int k = 0; k < kKinds; ++k) pool[k] = static_cast<std::uint8_t>(pool[k] + s.hand_[p][k]);
-    for (int p = 0; p < kPlayers; ++p) {
-      const std::string bad = "reveal: seat " + std::to_string(p) + "'s hand " + tiles_text((*revealed)[p]) + " does not fit what seat " + std::to_string(seat) + " has seen";
-      if (sum(wanted[p]) != sum(s.hand_[p]) || wanted[p][kBonusThree]) throw IllegalMoveError(bad);
-      if (p == seat) {
-        if (wanted[p] != s.hand_[p]) throw IllegalMoveError(bad);
-        continue;
-      }
-      for (int k = 0; k < kKinds; ++k) {
-        if (wanted[p][k] < s.known_[p][k] || wanted[p][k] > pool[k]) throw IllegalMoveError(bad);
-        pool[k] = static_cast<std::uint8_t>(pool[k] - wanted[p][k]);
-      }
-    }
-    s.hand_ = wanted;
-    s.stock_ = pool;
+  const bool shows_pile = !pile_visible_ && seat == s.current_ && s.pile_joins_hand(action);
+  if (shows_pile && !got)
+    throw NotationError("'" + std::string(seen) + "' brings the hidden pile into seat " + std::to_string(seat) + "'s hand: observe it as '" + std::string(shown) + " got=<tiles>'");
+  if (!shows_pile && got) throw IllegalMoveError("'" + std::string(shown) + "' shows seat " + std::to_string(seat) + " no pile tiles here");
+  if (revealed) {
+    std::array<Counts, kPlayers> before = *revealed;  // the hands before the action
+    if (s.current_player() >= 0 && action < kRankBase) ++before[s.current_][action];
+    if (before[seat] != s.hand_[seat])
+      throw IllegalMoveError("reveal: seat " + std::to_string(seat) + "'s own hand is " + tiles_text(s.hand_[seat]) + ", not " + tiles_text((*revealed)[seat]));
+    if (!s.show_hidden(seat, before, std::nullopt))
+      throw IllegalMoveError("reveal: the hands shown do not fit what seat " + std::to_string(seat) + " has seen");
   }
+  const bool takes_joker = current_player() == kChancePlayer ? action == kJoker : action == kJokerAction;
+  if (last_joker && !(joker_button_ && takes_joker)) throw IllegalMoveError("'" + std::string(seen) + "' takes no joker from the stock");
+  if (current_player() >= 0 && action == kJokerAction && !(last_joker ? s.set_stock_jokers(seat, 1, 1) : s.set_stock_jokers(seat, 2, kKindCount[kJoker])))
+    throw IllegalMoveError("'" + std::string(seen) + "' does not fit the jokers seat " + std::to_string(seat) + " has seen");
+  if (got && !s.show_hidden(seat, std::nullopt, *got))
+    throw IllegalMoveError("got: the pile " + tiles_text(*got) + " does not fit what seat " + std::to_string(seat) + " has seen");
   s.apply(action);
   return s.is_terminal() ? s : s.determinize(seat, rng);
 }
@@ -669,8 +831,10 @@ std::string State::action_to_string(Action action) const {
 }
 
 Action State::parse_action(std::string_view text) const {
-  text = text.substr(0, text.find(" reveal="));  // an observation's shown hands are not part of the move
-  const auto w = text::words(text);
+  auto w = text::words(text);
+  // An observation's text may follow the move with what it shows (reveal=, got=, stock_joker=).
+  if (w.size() > 1 && std::all_of(w.begin() + 1, w.end(), [](std::string_view x) { return x.starts_with("reveal=") || x.starts_with("got=") || x.starts_with("stock_joker="); }))
+    w.resize(1);
   if (current_player() == kChancePlayer) {
     if (w.size() == 1) return static_cast<Action>(parse_kind(w[0]));
     throw NotationError("'" + std::string(text) + "': a tile is dealt or drawn here; name its kind (e.g. 7, J, k3, r3)");

@@ -162,7 +162,7 @@ class State {
   std::uint64_t info_key(int seat) const;
   Action observe(int seat, Action action) const {
     // §13: decisions and bonus threes are public; a regular tile only its receiver sees.
-    if (current_player() != kChancePlayer || action == kBonusThree) return action;
+    if (current_player() != kChancePlayer || public_tile(static_cast<int>(action))) return action;
     return seat == receiver() ? action : kUnobserved;
   }
   State determinize(int seat, Rng& rng) const;
@@ -194,6 +194,9 @@ class State {
     return n;
   }
   int stock_size() const { return sum(stock_); }
+  // A tile from the stock that every seat sees: a bonus three (revealed at once), and with the
+  // Joker button the stock's last joker (the button shows whether the stock holds one).
+  bool public_tile(int kind) const { return kind == kBonusThree || (joker_button_ && kind == kJoker && stock_[kJoker] == 1); }
   int pile_size() const { return sum(pile_) + (top_ >= 0 ? 1 : 0); }
   int receiver() const;  // the seat a chance tile goes to
   static bool is_natural(int kind) { return kind < kRanks && kind != kTwo; }
@@ -260,7 +263,11 @@ class State {
   // the mover's unknown part first. False when the unseen tiles cannot supply `pin`.
   bool redeal(int seat, Rng& rng, const Counts& pin, State& out) const;
   bool sample_fits(int seat, const State& truth) const;
+  Counts witness(int seat, Rng& rng) const;
   bool ends_round(Action action) const;
+  bool pile_joins_hand(Action action) const;
+  bool set_stock_jokers(int seat, int lo, int hi);
+  bool show_hidden(int seat, const std::optional<std::array<Counts, kPlayers>>& hands, const std::optional<Counts>& pile);
   std::array<Counts, kPlayers> hands_at_end(Action action) const;
   int lay_score(int rank, int shape) const;
   int keep_score(int kind) const;
