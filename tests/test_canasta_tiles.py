@@ -774,10 +774,11 @@ def random_case(rng: random.Random):
     return tuple(hand), melds, opened, top, tuple(pile), total, tuple(others)
 
 
-def case_position(case, phase):
+def case_position(case, phase, strict=True):
     hand, melds, opened, top, pile, total, others = case
     return position(
         [tiles_text(hand)] + [tiles_text(h) for h in others],
+        strict=strict,
         melds=(melds, {}),
         opened=(opened, False),
         top=NAMES[top] if top is not None else None,
@@ -785,6 +786,23 @@ def case_position(case, phase):
         totals=(total, 0),
         phase=phase,
     )
+
+
+def test_with_card_canasta_majority_the_turns_match_too():
+    """strict_natural_majority=0 (A3): wilds may equal the naturals in rank melds."""
+    rng = random.Random(5)
+    equal_wilds = 0
+    for _ in range(60):
+        case = random_case(rng)
+        hand, melds, opened, top, pile, total, _ = case
+        if sum(hand) < 2 or any(not valid(r, m, False) for r, m in melds.items()):
+            continue
+        s = case_position(case, "meld", strict=False)
+        ms = tuple(melds.get(r, EMPTY) for r in RANKS)
+        expected = meld_phase(hand, ms, opened, True, threshold(total), strict=False)
+        assert engine_turn_ends(s) == expected, s.notation()
+        equal_wilds += any(m[0] == m[1] + m[2] for e in expected for r, m in enumerate(e[0]) if r != TWO and sum(m))
+    assert equal_wilds >= 3
 
 
 def test_meld_phase_reaches_exactly_the_turns_the_rules_allow():
