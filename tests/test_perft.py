@@ -370,3 +370,62 @@ def test_yucata_perft_pins_agree_with_the_reference_model(name):
     assert [enumerate_perft(model, depth, play_last=False) for depth in range(1, len(pinned) + 1)] == pinned
     assert [s.perft(depth) for depth in range(1, len(pinned) + 1)] == pinned
     assert s.perft(0) == 1
+# Tile Canasta (canasta_tiles): pins at fixed positions, the shallow ones derived from the
+# rules through canasta_reference.py.
+# --------------------------------------------------------------------------------------------
+
+CANASTA = kibitz.Game("canasta_tiles")
+
+
+def _canasta_fields(s):
+    return dict(w.split("=", 1) for w in s.notation().split()[1:])
+
+
+def test_canasta_opening_perft():
+    from canasta_reference import EMPTY, KIND, take_turn, threshold
+
+    s = CANASTA.new_initial_state(seed=1)
+    f = _canasta_fields(s)
+    hands = [[0] * 15 for _ in range(4)]
+    for p, h in enumerate(f["hands"].split(",")):
+        for t in h.split("."):
+            hands[p][KIND[t]] += 1
+    starter = int(f["starter"])
+    nxt = (starter + 1) % 4
+    discards = [k for k in range(14) if hands[starter][k]]
+    assert s.perft(1) == len(discards)  # the starter only discards (A4)
+    # then the next seat draws, or takes the one-tile pile when the rules allow it
+    takes = sum(1 for k in discards if take_turn(tuple(hands[nxt]), (EMPTY,) * 12, False, k, (0,) * 15, threshold(0)))
+    assert s.perft(2) == len(discards) + takes
+    assert [s.perft(d) for d in (1, 2, 3, 4)] == [10, 13, 135, 1288]
+
+
+def _canasta_meld_position() -> str:
+    """Seat 0 of an opened team after its draw; every tile not placed is in the stock."""
+    from canasta_reference import COUNT, NAMES
+
+    hands = ["1.1.2.4.4.4.9.J.k3", "5.5.6", "7.7.8", "10.11"]
+    placed = [0] * 15
+    for t in ".".join(hands).split(".") + "1.1.1.2.9.9.9".split("."):  # the melds 1x3+2 and 9x3
+        placed[NAMES.index(t)] += 1
+    stock = ".".join(NAMES[k] for k in range(15) for _ in range(COUNT[k] - placed[k]))
+    return (
+        "canasta_tiles mode=one_round winner_required=0 first_turn_may_meld=0 strict_natural_majority=1 pile_fully_visible=1 "
+        "joker_button=0 totals=0,0 last_round=0,0 rounds=0 starter=0 turn=0 phase=meld end=none went_out=- last_regular=0 "
+        f"dealt=57 replace=0.0.0.0 hands={','.join(hands)} known=-,-,-,- stock={stock} top=- pile=- melds=1x3+2,9x3/- "
+        "opened=1,0 bonus=0,0 jokers_used=0.0.0.0 cursor=- chosen=- take=- value=0"
+    )
+
+
+def test_canasta_meld_phase_perft():
+    text = _canasta_meld_position()
+    s = CANASTA.state_from_notation(text)
+    assert s.notation() == text
+    # discards: 1 2 4 9 J k3; ranks: 1 and 9 (extend the melds), 4 (a new meld); not 2 (one 2)
+    assert s.legal_moves() == ["discard:1", "discard:2", "discard:4", "discard:9", "discard:J", "discard:k3", "rank:1", "rank:4", "rank:9"]
+    # §4.1 counts with 1 1 2 J in hand on 1x3+2: 0 naturals + one wild (2), 1 or 2 naturals + any
+    # wilds (4 + 4); a new meld of 4s: 4-4 + one wild (2), 4-4-4 + any wilds (4); on 9x3: one or
+    # two wilds (3), 9 + any wilds (4). After a discard the next seat (5 5 6, unopened) can only
+    # draw: the top is never a 5.
+    assert s.perft(2) == 6 * 1 + (10 + 6 + 7)
+    assert [s.perft(d) for d in (1, 2, 3)] == [9, 29, 218]

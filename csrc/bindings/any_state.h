@@ -55,6 +55,8 @@ class AnyState {
   virtual std::uint64_t perft(int depth) const = 0;
   // Plays `count` random games from this state; returns the total number of decisions.
   virtual std::uint64_t random_playouts(int count, std::uint64_t seed) const = 0;
+  // The same with the game's heuristic rollout policy.
+  virtual std::uint64_t heuristic_playouts(int count, std::uint64_t seed) const = 0;
 };
 
 template <Game S>
@@ -191,17 +193,20 @@ class StateImpl final : public AnyState {
 
   std::uint64_t perft(int depth) const override { return perft_from(s_, depth); }
 
-  std::uint64_t random_playouts(int count, std::uint64_t seed) const override {
+  std::uint64_t random_playouts(int count, std::uint64_t seed) const override { return playouts(count, seed, search::random_playout<S>); }
+  std::uint64_t heuristic_playouts(int count, std::uint64_t seed) const override { return playouts(count, seed, search::heuristic_playout<S>); }
+
+ private:
+  std::uint64_t playouts(int count, std::uint64_t seed, int (*playout)(S&, Rng&)) const {
     Rng rng(seed);
     std::uint64_t decisions = 0;
     for (int i = 0; i < count; ++i) {
       S copy = s_;
-      decisions += search::random_playout(copy, rng);
+      decisions += playout(copy, rng);
     }
     return decisions;
   }
 
- private:
   std::vector<double> per_player(void (S::*f)(double*) const) const {
     std::array<double, S::kMaxPlayers> buf{};
     (s_.*f)(buf.data());

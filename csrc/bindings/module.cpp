@@ -122,5 +122,6 @@ PYBIND11_MODULE(_core, m) {
       .def("heuristic_action", &AnyState::heuristic_action)
       .def("sample_chance", &AnyState::sample_chance)
       .def("perft", &AnyState::perft, py::call_guard<py::gil_scoped_release>())
-      .def("random_playouts", &AnyState::random_playouts, py::call_guard<py::gil_scoped_release>());
+      .def("random_playouts", &AnyState::random_playouts, py::call_guard<py::gil_scoped_release>())
+      .def("heuristic_playouts", &AnyState::heuristic_playouts, py::call_guard<py::gil_scoped_release>());
 }

@@ -420,4 +420,20 @@ int random_playout(S& state, Rng& rng) {
   return decisions;
 }
 
+// Plays the game's heuristic rollout policy (and samples chance) to the end; returns the
+// number of decisions made.
+template <Game S>
+int heuristic_playout(S& state, Rng& rng) {
+  int decisions = 0;
+  while (!state.is_terminal()) {
+    if (state.current_player() == kChancePlayer) {
+      state.apply(state.sample_chance(rng));
+    } else {
+      state.apply(state.heuristic_action(rng));
+      ++decisions;
+    }
+  }
+  return decisions;
+}
+
 }  // namespace kibitz::search

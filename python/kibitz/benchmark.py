@@ -19,6 +19,7 @@ from kibitz.params import SearchParams
 
 GAME = "just4fun_colours"
 YUCATA = "yucata"
+CANASTA = "canasta_tiles"
 
 
 def _opening(players: int = 4, seed: int = 1) -> State:
@@ -35,14 +36,23 @@ def random_playouts_per_s(state: State, playouts: int) -> float:
     return _rate(playouts, time.perf_counter() - start)
 
 
+def heuristic_playouts_per_s(state: State, playouts: int) -> float:
+    """Playouts to the end with the game's heuristic rollout policy (epsilon 0), one thread."""
+    start = time.perf_counter()
+    state._s.heuristic_playouts(playouts, 12345)
+    return _rate(playouts, time.perf_counter() - start)
+
+
 def search_iterations_per_s(state: State, params: SearchParams) -> float:
     result = state.search(params)
     return _rate(result.iterations, result.seconds)
 
 
 def figures(scale: float = 1.0, repeats: int = 3) -> dict[str, Any]:
-    """Named throughput figures at the opening of 4-player Just 4 Fun Colours, and of Yucata'
-    (random playouts with 4 players; UCT, the perfect-information search, with 2 players).
+    """Named throughput figures at the opening of 4-player Just 4 Fun Colours; of Yucata'
+    (random playouts with 4 players; UCT, the perfect-information search, with 2 players);
+    and of a tile Canasta round (``canasta_tiles.*``, a tenth of the workload: a playout there
+    is a whole round of about 130 decisions and 60 draws).
 
     ``scale`` multiplies every workload (use < 1 for a quick look). Each figure is the best
     of ``repeats`` runs, the measurements taken round-robin so that a burst of load on a
@@ -54,6 +64,9 @@ def figures(scale: float = 1.0, repeats: int = 3) -> dict[str, Any]:
     yucata4 = Game(YUCATA, players=4).new_initial_state(1)
     yucata2 = Game(YUCATA, players=2).new_initial_state(1)
     uct = SearchParams(algorithm="uct", iterations=2 * n, seed=1, solve_stones=0)
+    canasta = Game(CANASTA).new_initial_state(1)
+    m = max(1, n // 10)
+    canasta_ismcts = SearchParams(algorithm="so_ismcts", iterations=m, seed=1)
     measurements: dict[str, Any] = {
         f"{GAME}.random_playouts_per_s": lambda: random_playouts_per_s(state, 2 * n),
         f"{GAME}.ismcts_iterations_per_s": lambda: search_iterations_per_s(state, ismcts),
@@ -64,6 +77,9 @@ def figures(scale: float = 1.0, repeats: int = 3) -> dict[str, Any]:
         f"{GAME}.uct_iterations_per_s": lambda: search_iterations_per_s(state, ismcts.with_(algorithm="uct")),
         f"{YUCATA}.random_playouts_per_s": lambda: random_playouts_per_s(yucata4, 5 * n),
         f"{YUCATA}.mcts_iterations_per_s": lambda: search_iterations_per_s(yucata2, uct),
+        f"{CANASTA}.random_round_playouts_per_s": lambda: heuristic_playouts_per_s(canasta, m),
+        f"{CANASTA}.uniform_random_playouts_per_s": lambda: random_playouts_per_s(canasta, 2 * m),
+        f"{CANASTA}.ismcts_iterations_per_s": lambda: search_iterations_per_s(canasta, canasta_ismcts),
     }
     best: dict[str, Any] = {name: 0.0 for name in measurements}
     for _ in range(repeats):
