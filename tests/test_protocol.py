@@ -322,7 +322,7 @@ def test_a_whole_ugi_game_between_two_engine_processes_as_a_tournament_manager_d
             e.ask("setoption name Seed value 3", "uginewgame")
         state = kibitz.Game("yucata", players=2, start=0).new_initial_state(0)
         moves: list[str] = []
-        clocks = [10_000, 10_000]
+        clocks = [2_000, 2_000]
         while True:
             position = "position startpos" + (" moves " + " ".join(moves) if moves else "")
             e = engines[len(moves) % 2]
