@@ -2,6 +2,8 @@
 #pragma once
 #include <algorithm>
 #include <charconv>
+#include <cstdint>
+#include <cstring>
 #include <initializer_list>
 #include <map>
 #include <string>
@@ -45,6 +47,18 @@ inline int to_int(std::string_view s, int lo, int hi, std::string_view what) {
     throw NotationError(std::string(what) + ": expected an integer in " + std::to_string(lo) +
                         ".." + std::to_string(hi) + ", got '" + std::string(s) + "'");
   return value;
+}
+
+// A 64-bit hash of a text; a game whose view text is exactly what a seat may know uses the
+// hash of its view as info_key.
+inline std::uint64_t hash(std::string_view s) {
+  std::uint64_t h = s.size();
+  for (std::size_t i = 0; i < s.size(); i += 8) {
+    std::uint64_t word = 0;
+    std::memcpy(&word, s.data() + i, std::min<std::size_t>(8, s.size() - i));
+    h = hash_mix(h, word);
+  }
+  return h;
 }
 
 // The key=value words of a notation after the game's name; every key at most once, none

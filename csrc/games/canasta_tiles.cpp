@@ -175,16 +175,7 @@ Options parse_options(const std::map<std::string, std::string>& options) {
 // Information
 // --------------------------------------------------------------------------------------------
 
-std::uint64_t State::info_key(int seat) const {
-  const std::string view = view_string(seat);
-  std::uint64_t h = view.size();
-  for (std::size_t i = 0; i < view.size(); i += 8) {
-    std::uint64_t word = 0;
-    std::memcpy(&word, view.data() + i, std::min<std::size_t>(8, view.size() - i));
-    h = hash_mix(h, word);
-  }
-  return h;
-}
+std::uint64_t State::info_key(int seat) const { return text::hash(view_string(seat)); }
 
 // Every tile `seat` has not seen comes from the one shuffled stock, and no public move ties a
 // particular unseen tile to a place, so the unseen tiles are exchangeable: deal them uniformly

@@ -276,16 +276,7 @@ void State::ranks(double* out) const {
 }
 
 // The view is exactly what the seat may know, so its text is the information set.
-std::uint64_t State::info_key(int seat) const {
-  const std::string view = view_string(seat);
-  std::uint64_t h = view.size();
-  for (std::size_t i = 0; i < view.size(); i += 8) {
-    std::uint64_t word = 0;
-    std::memcpy(&word, view.data() + i, std::min<std::size_t>(8, view.size() - i));
-    h = hash_mix(h, word);
-  }
-  return h;
-}
+std::uint64_t State::info_key(int seat) const { return text::hash(view_string(seat)); }
 
 // Deals the cards `seat` cannot see, consistently with everything it saw since the base.
 //
