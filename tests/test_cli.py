@@ -188,3 +188,12 @@ def test_python_m_kibitz_runs_the_cli() -> None:
     done = subprocess.run([sys.executable, "-m", "kibitz", "games"], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0
     assert GAME in done.stdout
+
+
+def test_a_partnership_win_is_reported_as_the_winning_team(capsys):
+    assert main(["play", "canasta_tiles", "--bots", "greedy", "random", "--seed", "1"]) == 0
+    last = capsys.readouterr().out.strip().splitlines()[-1]
+    # greedy holds seats 0 and 2, one team; a single winner would be a bug in the wording
+    assert last.startswith("winning team: seat 0 (greedy), seat 2 (greedy);") or last.startswith(
+        "winning team: seat 1 (random), seat 3 (random);"
+    ), last

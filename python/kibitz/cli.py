@@ -304,10 +304,15 @@ def _bench(args: argparse.Namespace) -> int:
 
 
 def result_text(record: GameRecord) -> str:
-    """The result of a recorded game in words: winner or joint winners, scores, ranks."""
+    """The result of a recorded game in words: winner or joint winners (a winning team is one
+    winner), scores, ranks."""
+    teams = Game(record.game, **record.options).teams
     winners = [seat for seat, value in enumerate(record.returns) if value > 0]
     names = ", ".join(f"seat {seat} ({record.specs[seat]})" for seat in winners)
-    title = "winner" if len(winners) == 1 else "joint winners"
+    winning_teams = {teams[seat] for seat in winners}
+    title = "winner" if len(winning_teams) == 1 else "joint winners"
+    if len(winners) > len(winning_teams):
+        title = "winning team" if len(winning_teams) == 1 else "joint winning teams"
     scores = " ".join(f"{score:g}" for score in record.scores)
     ranks = " ".join(str(rank) for rank in record.ranks)
     return f"{title}: {names}; scores {scores}; ranks {ranks}"
