@@ -127,20 +127,18 @@ class EngineSeat:
     def close(self, graceful: bool = True) -> None:
         """Ends the process: ``quit`` and a short wait, or (after a fault) kill at once."""
         process, self._process = self._process, None
-        if process is None:
-            return
         try:
-            if graceful and process.poll() is None:
+            if process is not None and graceful and process.poll() is None:
                 process.stdin.write("quit\n")  # type: ignore[union-attr]
                 process.stdin.flush()  # type: ignore[union-attr]
                 process.wait(timeout=2)
         except (OSError, subprocess.TimeoutExpired):
             pass
         finally:
-            if process.poll() is None:
+            if process is not None and process.poll() is None:
                 process.kill()
                 process.wait()
-            if self._stderr is not None:
+            if self._stderr is not None:  # also after a failed start
                 self._stderr.close()
                 self._stderr = None
 
