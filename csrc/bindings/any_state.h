@@ -193,11 +193,16 @@ class StateImpl final : public AnyState {
 
   std::uint64_t perft(int depth) const override { return perft_from(s_, depth); }
 
-  std::uint64_t random_playouts(int count, std::uint64_t seed) const override { return playouts(count, seed, search::random_playout<S>); }
-  std::uint64_t heuristic_playouts(int count, std::uint64_t seed) const override { return playouts(count, seed, search::heuristic_playout<S>); }
+  std::uint64_t random_playouts(int count, std::uint64_t seed) const override {
+    return playouts(count, seed, [](S& s, Rng& rng) { return search::random_playout(s, rng); });
+  }
+  std::uint64_t heuristic_playouts(int count, std::uint64_t seed) const override {
+    return playouts(count, seed, [](S& s, Rng& rng) { return search::heuristic_playout(s, rng); });
+  }
 
  private:
-  std::uint64_t playouts(int count, std::uint64_t seed, int (*playout)(S&, Rng&)) const {
+  template <class Playout>
+  std::uint64_t playouts(int count, std::uint64_t seed, Playout playout) const {
     Rng rng(seed);
     std::uint64_t decisions = 0;
     for (int i = 0; i < count; ++i) {
