@@ -21,6 +21,7 @@ WORDS = [
     *COMMANDS,
     *("name", "value", "players", "seat", "view", "state", "iterations", "movetime", "infinite", "startpos", "fen"),
     *("moves", "p1time", "s0time", "nodes", "p1turn", "2", "0", "x", "=", "?", "?7", "S", "blocked:RR"),
+    *("yucata", "canasta_tiles", "discard:7", "rank:9", "lay:9x3+2", "draw", "take", "done", "Q"),
 ]
 
 
@@ -47,7 +48,23 @@ def seed_lines(rng: random.Random) -> list[str]:
         "setoption name UGIGameOptions value q=distance",
         "go nodes 20 p1time 100 p2time 100",
         "query p1turn",
+        *other_games(rng),
     ]
+
+
+def other_games(rng: random.Random) -> list[str]:
+    """Valid lines for the other games: a new game, its view and full state, one move."""
+    lines = []
+    for name, players in (("yucata", 3), ("canasta_tiles", 4)):
+        state = kibitz.Game(name, players=players).new_initial_state(rng.getrandbits(32))
+        seat = max(state.current_player, 0)
+        lines += [
+            f"newgame {name} players {players} seat {seat}",
+            f"position view {state.view(seat).notation}",
+            f"position state {state.notation()}",
+            f"observe {state.observation_text(seat, state.legal_actions()[0])}",
+        ]
+    return lines
 
 
 def random_line(rng: random.Random, seeds: list[str]) -> str:
