@@ -192,10 +192,10 @@ class EngineSeat:
             self.close(graceful=False)
             self._start()
         self._seat = seat
-        options = " ".join(f"{k}={v}" for k, v in sorted(game.options.items()) if k != "players")
+        options = [f"{k}={v}" for k, v in sorted(game.options.items()) if k != "players"]
         if "seed" in self._options:
             self._send(f"setoption name Seed value {seed}")
-        self._send(f"newgame {game.name} {options} players {game.num_players} seat {seat}".replace("  ", " "))
+        self._send(" ".join(["newgame", game.name, *options, "players", str(game.num_players), "seat", str(seat)]))
         self._send("isready")
         self._until(lambda line: line == "readyok", HANDSHAKE_S, "readyok")
         self._pending = None
