@@ -142,3 +142,12 @@ def test_referee_command_and_match_with_engine(tmp_path, capsys):
     result = json.loads(capsys.readouterr().out)
     assert [b["label"] for b in result["bots"]] == ["random", ENGINE]
     assert [GameRecord.from_json(line).adjudication for line in path.read_text().splitlines()] == [None, None]
+
+
+def test_game_options_reach_the_engines():
+    # the engines get newgame with the game's options; one they refused would be a forfeit
+    game = kibitz.Game("yucata", players=2, layout="random", q="distance", start=1)
+    result = Tournament(game, [ENGINE, ENGINE], games=1, seed=2, **FAST).run()
+    (record,) = result.records
+    assert record.adjudication is None and record.options == {"players": "2", "layout": "random", "q": "distance", "start": "1"}
+    assert replay(record).is_terminal()
