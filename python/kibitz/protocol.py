@@ -39,6 +39,10 @@ class EngineOption:
     default: str
     extra: str = ""  # "min … max …" or "var …"
 
+    def line(self) -> str:
+        """The option as the handshake announces it."""
+        return f"option name {self.name} type {self.kind} default {self.default}" + (f" {self.extra}" if self.extra else "")
+
 
 OPTIONS = [
     EngineOption("Algorithm", "algorithm", "combo", "so_ismcts", "var so_ismcts var mo_ismcts var pimc var uct"),
@@ -120,12 +124,15 @@ class Engine:
         return self._search is not None and not self._answered.is_set()
 
     # -- commands -----------------------------------------------------------------------
-    def _cmd_kgi(self, args: list[str]) -> None:
+    def _handshake(self, options: list[EngineOption], done: str) -> None:
         self.write(f"id name {ENGINE_NAME}")
         self.write(f"id author {AUTHOR}")
-        for o in OPTIONS:
-            self.write(f"option name {o.name} type {o.kind} default {o.default}" + (f" {o.extra}" if o.extra else ""))
-        self.write("kgiok")
+        for o in options:
+            self.write(o.line())
+        self.write(done)
+
+    def _cmd_kgi(self, args: list[str]) -> None:
+        self._handshake(OPTIONS, "kgiok")
 
     def _cmd_ugi(self, args: list[str]) -> None:
         self._require_idle("ugi")
@@ -134,15 +141,13 @@ class Engine:
             raise ProtocolError("ugi: no two-player perfect-information game is registered")
         self.ugi, self.see_all = True, True
         self.ugi_game = self.ugi_game or names[0]
-        self.write(f"id name {ENGINE_NAME}")
-        self.write(f"id author {AUTHOR}")
-        for o in OPTIONS:
-            if o.name != "SeeAll":  # UGI games have nothing hidden
-                self.write(f"option name {o.name} type {o.kind} default {o.default}" + (f" {o.extra}" if o.extra else ""))
-        self.write(f"option name UGIGame type combo default {names[0]} " + " ".join(f"var {n}" for n in names))
-        self.write("option name UGIGameOptions type string default <empty>")
         self._ugi_newgame()
-        self.write("ugiok")
+        ugi_options = [
+            *(o for o in OPTIONS if o.name != "SeeAll"),  # UGI games have nothing hidden
+            EngineOption("UGIGame", "", "combo", names[0], " ".join(f"var {n}" for n in names)),
+            EngineOption("UGIGameOptions", "", "string", "<empty>"),
+        ]
+        self._handshake(ugi_options, "ugiok")
 
     def _cmd_uginewgame(self, args: list[str]) -> None:
         self._require_idle("uginewgame")

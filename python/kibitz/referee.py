@@ -395,9 +395,9 @@ class Tournament:
                 append(record)
                 advance()
         ordered = [records[g] for g in range(self.games)]
+        assignments = [self.plan(g)[0] for g in range(self.games)]
         bots = []
         for p, spec in enumerate(self.players):
-            assignments = [self.plan(g)[0] for g in range(self.games)]
             stats = _bot_stats(self.labels[p], spec, False, [_bot_outcome(r, a, p, self.game.teams) for r, a in zip(ordered, assignments)])
             faults = sum(1 for r, a in zip(ordered, assignments) if r.adjudication is not None and a[r.adjudication["seat"]] == p)
             bots.append(replace(stats, faults=faults))
