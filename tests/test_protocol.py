@@ -376,3 +376,67 @@ def test_ugi_game_options_change_the_start_position(engine):
     state = kibitz.Game("yucata", players=2, layout=layout, start=1).new_initial_state(0)
     engine.ask(f"position fen {state.notation()}")
     assert engine.ask("query p1turn") == ["response false"]
+
+
+# -- options: one table, bounds enforced -------------------------------------------------------
+
+
+def session(*lines: str) -> tuple[Engine, list[str]]:
+    """An in-process engine after ``lines``; returns it and everything it printed."""
+    out: list[str] = []
+    engine = Engine(out.append)
+    for line in lines:
+        engine.handle(line)
+    return engine, out
+
+
+@pytest.mark.parametrize(
+    "name,value,allowed",
+    [
+        ("Iterations", "2000000000", "0..1000000000"),
+        ("Iterations", "99999999999999999999", "0..1000000000"),
+        ("Seed", "1e23", "0..9223372036854775807"),
+        ("Seed", "-1", "0..9223372036854775807"),
+        ("Determinizations", "100001", "1..100000"),
+        ("SolveStones", "65", "0..64"),
+        ("Threads", "0", "1..256"),
+        ("Exploration", "inf", "0..100"),
+        ("Epsilon", "nan", "0..1"),
+        ("Iterations", "9" * 5000, "0..1000000000"),
+    ],
+)
+def test_announced_option_bounds_are_enforced(name, value, allowed):
+    engine, out = session()
+    before = engine.params
+    engine.handle(f"setoption name {name} value {value}")
+    assert len(out) == 1 and out[0].startswith(f"info string error: option {name}: ") and allowed in out[0], out
+    assert value[:20] in out[0] and len(out[0]) < 200  # names the value, shortened
+    assert engine.params == before
+
+
+def test_the_handshake_announces_every_parameter_with_its_range():
+    from kibitz.params import PARAMETERS
+
+    _, out = session("kgi")
+    for p in PARAMETERS:
+        if p.option:
+            line = next(line for line in out if line.startswith(f"option name {p.option} "))
+            assert f" default {p.default} " in line + " "
+            assert (f"min {p.low} max {p.high}" in line) if p.kind is int else True
+            assert all(f"var {c}" in line for c in p.choices)
+
+
+def test_the_docs_options_table_matches_the_parameter_table():
+    from pathlib import Path
+
+    from kibitz.protocol import OPTIONS
+
+    text = (Path(__file__).parents[1] / "docs" / "protocol.md").read_text()
+    table = [[cell.strip().strip("`") for cell in line.strip("|").split("|")] for line in text.splitlines() if line.startswith("| `")]
+    rows = {cells[0]: cells for cells in table}
+    for o in OPTIONS:
+        _, kind, default, allowed = rows[o.name][:4]
+        assert (kind, default) == (o.kind, o.default), o.name
+        p = o.parameter
+        if p is not None:
+            assert allowed == ("`, `".join(p.choices) if p.choices else p.allowed().split(" in ")[1]), o.name

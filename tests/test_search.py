@@ -298,13 +298,23 @@ def test_bots_play_legal_moves_from_their_views():
         dict(determinizations=0),
         dict(threads=0),
         dict(threads=257),
+        dict(iterations=10**9 + 1),
+        dict(iterations=2**64),
+        dict(seed=2**63),
+        dict(determinizations=100_001),
+        dict(solve_stones=65),
+        dict(c=math.inf),
+        dict(time_ms=math.nan),
+        dict(time_ms=math.inf),
+        dict(time_ms=1e13),
         dict(final="best"),
         dict(rollout="smart"),
         dict(seed=-1),
     ],
 )
 def test_bad_search_params_raise_option_error(kwargs):
-    with pytest.raises(kibitz.OptionError):
+    # the message names the parameter (or, with no budget at all, says so)
+    with pytest.raises(kibitz.OptionError, match="|".join([*kwargs, "both are 0"])):
         SearchParams(**kwargs)
     with pytest.raises(kibitz.OptionError):
         SearchParams().with_(**kwargs)
@@ -326,7 +336,7 @@ def test_from_options_refuses_fractional_iterations():
         SearchParams(),
         SearchParams(algorithm="uct", iterations=123, c=0.25, seed=7, threads=2, time_ms=5.5),
         SearchParams(algorithm="pimc", determinizations=7, rollout="random", epsilon=0.0, final="mean"),
-        SearchParams(algorithm="mo_ismcts", iterations=0, time_ms=100.0, seed=2**63),
+        SearchParams(algorithm="mo_ismcts", iterations=0, time_ms=100.0, seed=2**63 - 1),
     ],
 )
 def test_search_params_json_round_trip(params):

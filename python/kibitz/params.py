@@ -1,75 +1,141 @@
-"""Search parameters: one object, settable from Python, printable, JSON-serialisable."""
+"""Search parameters: one object, settable from Python, printable, JSON-serialisable.
+
+Every search parameter is declared once, as a field of :class:`SearchParams` built by
+:func:`parameter`: its type, default, allowed range (or choices), the text-protocol option
+that sets it and a line of help. :data:`PARAMETERS` is that table; validation, bot specs
+(``ismcts:iterations=5000``), the protocol's ``option`` lines and the docs follow from it.
+Adding a parameter is one field here (and its line in :meth:`SearchParams.to_core`).
+"""
 
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, fields, replace
-from typing import Any
+import math
+import re
+from dataclasses import asdict, dataclass, field, fields, replace
+from typing import Any, cast
 
 from kibitz import _core
 from kibitz.errors import OptionError
 
-ALGORITHMS = ("uct", "pimc", "so_ismcts", "mo_ismcts")
-FINAL_MOVES = ("visits", "mean")
+Value = int | float | str
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """The declaration of one search parameter: a row of :data:`PARAMETERS`."""
+
+    name: str  # the SearchParams field
+    kind: type  # int, float or str
+    default: Value
+    low: float | None = None  # numbers: the allowed range, both ends included
+    high: float | None = None
+    choices: tuple[str, ...] = ()  # text: the allowed values
+    option: str = ""  # the text protocol's option name; "" if the protocol does not set it
+    help: str = ""
+    aliases: tuple[str, ...] = ()  # other names a bot spec or options dict may use
+
+    def allowed(self) -> str:
+        """What values are allowed, in words: ``an integer in 0..1000000000``."""
+        if self.kind is str:
+            return "one of " + ", ".join(self.choices)
+        noun = "an integer" if self.kind is int else "a number"
+        return f"{noun} in {_number_text(self.low)}..{_number_text(self.high)}"
+
+    def check(self, value: Any, label: str | None = None) -> Value:
+        """``value`` if it is allowed (an int given for a float becomes a float); raises
+        OptionError naming ``label`` (default: the parameter), the value and what is allowed."""
+        label = label or f"search parameter {self.name}"
+        if self.kind is float and isinstance(value, int) and not isinstance(value, bool):
+            value = float(value)
+        if not isinstance(value, self.kind) or isinstance(value, bool):
+            raise OptionError(f"{label}: expected {self.allowed()}, got {_shown(value)}")
+        if not self._allows(cast(Value, value)):
+            raise OptionError(f"{label}: {_shown(value)} {self._refusal()}")
+        return cast(Value, value)
+
+    def _refusal(self) -> str:
+        return f"is {'not allowed' if self.kind is str else 'out of range'}; expected {self.allowed()}"
+
+    def _allows(self, value: Value) -> bool:
+        if isinstance(value, str):
+            return value in self.choices
+        return math.isfinite(value) and self.low <= value <= self.high  # type: ignore[operator]
+
+    def parse(self, raw: Any, label: str | None = None) -> Value:
+        """``raw`` (text such as ``"5000"``, ``"1e4"``, ``"0.7"``, or a value) as this
+        parameter's type, checked; raises OptionError naming ``label``, the text and the range."""
+        label = label or f"search parameter {self.name}"
+        if self.kind is str or not isinstance(raw, str):
+            return self.check(str(raw) if self.kind is str else raw, label)
+        number = parse_number(raw, self.kind, label, self.allowed())
+        if not self._allows(number):
+            raise OptionError(f"{label}: {_shown(raw.strip())} {self._refusal()}")
+        return number
+
+
+def parameter(
+    default: Value,
+    low: float | None = None,
+    high: float | None = None,
+    *,
+    choices: tuple[str, ...] = (),
+    option: str = "",
+    help: str,
+    aliases: tuple[str, ...] = (),
+) -> Any:
+    """A field of :class:`SearchParams` with its declaration (see :class:`Parameter`)."""
+    declaration = {"low": low, "high": high, "choices": choices, "option": option, "help": help, "aliases": aliases}
+    return field(default=default, metadata={"parameter": declaration})
+
+
+ALGORITHMS = ("so_ismcts", "mo_ismcts", "pimc", "uct")
 ROLLOUTS = ("heuristic", "random")
+FINAL_MOVES = ("visits", "mean")
+MAX_SEED = (1 << 63) - 1  # a signed 64-bit spin option holds every seed
 
 
 @dataclass(frozen=True)
 class SearchParams:
-    """Everything a search needs.
+    """Everything a search needs; :data:`PARAMETERS` (one row per field) gives each field's
+    range and help. ``iterations`` and ``time_ms`` are the budgets: 0 disables one; with both,
+    whichever ends first.
 
-    algorithm: ``uct`` (perfect information: sees every hand), ``pimc``, ``so_ismcts``, ``mo_ismcts``.
-    iterations / time_ms: budgets; 0 disables one; with both, whichever ends first.
-    c: UCB1 exploration constant. rollout: ``heuristic`` (the game's policy) or ``random``.
-    epsilon: heuristic rollouts play a uniform random move with this probability.
-    determinizations: PIMC only. threads: root parallelism. final: ``visits`` (most visited
-    root move) or ``mean`` (best mean reward). seed: every random choice of the search.
-    solve_stones: in 2-player games with an exact solver (Yucata'), once at most this many
-    stones are left on the board, play the solver's move in a won or tied position instead of
-    searching (a lost position is searched: every move loses against perfect play, and the
-    search bets best on a mistake); 0 = never.
+    >>> SearchParams(iterations=2_000_000_000)
+    Traceback (most recent call last):
+    ...
+    kibitz._core.OptionError: search parameter iterations: 2000000000 is out of range; expected an integer in 0..1000000000
     """
 
-    algorithm: str = "so_ismcts"
-    iterations: int = 10000
-    time_ms: float = 0.0
-    c: float = 0.7
-    rollout: str = "heuristic"
-    epsilon: float = 0.1
-    determinizations: int = 20
-    threads: int = 1
-    final: str = "visits"
-    seed: int = 0
-    solve_stones: int = 26
+    algorithm: str = parameter(
+        "so_ismcts",
+        choices=ALGORITHMS,
+        option="Algorithm",
+        help="so_ismcts, mo_ismcts, pimc, or uct (perfect information: sees every hand)",
+    )
+    iterations: int = parameter(10000, 0, 1_000_000_000, option="Iterations", help="iterations per search; 0: no iteration budget")
+    time_ms: float = parameter(0.0, 0.0, 1e9, help="milliseconds per search; 0: no time budget", aliases=("time", "movetime"))
+    c: float = parameter(0.7, 0.0, 100.0, option="Exploration", help="UCB1 exploration constant")
+    rollout: str = parameter("heuristic", choices=ROLLOUTS, option="Rollout", help="heuristic (the game's policy) or random")
+    epsilon: float = parameter(0.1, 0.0, 1.0, option="Epsilon", help="heuristic rollouts play a uniform random move with this probability")
+    determinizations: int = parameter(20, 1, 100_000, option="Determinizations", help="PIMC only: deals searched", aliases=("dets",))
+    threads: int = parameter(1, 1, 256, option="Threads", help="root-parallel search threads")
+    final: str = parameter("visits", choices=FINAL_MOVES, help="the move played: most visited (visits) or best mean reward (mean)")
+    seed: int = parameter(0, 0, MAX_SEED, option="Seed", help="every random choice of the search")
+    solve_stones: int = parameter(
+        26,
+        0,
+        64,
+        option="SolveStones",
+        help="2-player games with an exact solver (Yucata'): once at most this many stones are left, play the "
+        "solver's move in a won or tied position (a lost one is searched: the search bets best on a mistake); 0: never",
+    )
 
     def __post_init__(self) -> None:
-        for f in fields(self):
-            value = getattr(self, f.name)
-            expected = type(getattr(SearchParams, f.name))
-            if expected is float and isinstance(value, int) and not isinstance(value, bool):
-                object.__setattr__(self, f.name, float(value))
-            elif not isinstance(value, expected) or isinstance(value, bool):
-                raise OptionError(f"search parameter {f.name}: expected {expected.__name__}, got {value!r}")
-        if self.algorithm not in ALGORITHMS:
-            raise OptionError(f"unknown algorithm {self.algorithm!r}; expected one of {', '.join(ALGORITHMS)}")
-        if self.rollout not in ROLLOUTS:
-            raise OptionError(f"unknown rollout {self.rollout!r}; expected one of {', '.join(ROLLOUTS)}")
-        if self.final not in FINAL_MOVES:
-            raise OptionError(f"unknown final-move rule {self.final!r}; expected one of {', '.join(FINAL_MOVES)}")
-        checks = [
-            (self.iterations >= 0, "iterations must be >= 0"),
-            (self.time_ms >= 0, "time_ms must be >= 0"),
-            (self.iterations > 0 or self.time_ms > 0, "set iterations and/or time_ms (both are 0)"),
-            (self.c >= 0, "c must be >= 0"),
-            (0.0 <= self.epsilon <= 1.0, "epsilon must be in [0, 1]"),
-            (self.determinizations >= 1, "determinizations must be >= 1"),
-            (1 <= self.threads <= 256, "threads must be in 1..256"),
-            (self.seed >= 0, "seed must be >= 0"),
-            (self.solve_stones >= 0, "solve_stones must be >= 0"),
-        ]
-        for ok, message in checks:
-            if not ok:
-                raise OptionError(message)
+        for p in PARAMETERS:
+            object.__setattr__(self, p.name, p.check(getattr(self, p.name)))
+        if self.iterations == 0 and self.time_ms == 0:
+            raise OptionError("set iterations and/or time_ms (both are 0)")
 
     def to_core(self) -> _core.Params:
         p = _core.Params()
@@ -82,7 +148,7 @@ class SearchParams:
         p.determinizations = self.determinizations
         p.threads = self.threads
         p.final_move = _core.FinalMove.most_visits if self.final == "visits" else _core.FinalMove.best_mean
-        p.seed = self.seed % (1 << 64)
+        p.seed = self.seed
         p.solve_stones = self.solve_stones
         return p
 
@@ -97,7 +163,7 @@ class SearchParams:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> SearchParams:
-        return cls.from_options({k: v for k, v in data.items()})
+        return cls.from_options(data)
 
     @classmethod
     def from_json(cls, text: str) -> SearchParams:
@@ -105,31 +171,73 @@ class SearchParams:
 
     @classmethod
     def from_options(cls, options: dict[str, Any], **base: Any) -> SearchParams:
-        """Builds params from text or typed values, e.g. ``{"iterations": "5000", "c": "0.7"}``."""
-        known = {f.name: f.type for f in fields(cls)}
+        """Builds params from text or typed values, e.g. ``{"iterations": "5000", "c": "0.7"}``;
+        a key is a field name, its protocol option name (any case) or an alias."""
         values: dict[str, Any] = dict(base)
         for key, raw in options.items():
-            name = ALIASES.get(key, key)
-            if name not in known:
-                raise OptionError(f"unknown search parameter {key!r}; known: {', '.join(sorted(known))}")
-            values[name] = _coerce(name, raw, type(getattr(cls, name)))
+            p = find_parameter(key)
+            values[p.name] = p.parse(raw)
         return cls(**values)
 
     def __str__(self) -> str:
         return ",".join(f"{k}={v}" for k, v in self.to_dict().items())
 
 
-def _coerce(name: str, raw: Any, kind: type) -> Any:
-    """``raw`` (text or a value) as ``kind``; an int parameter rejects fractions."""
-    if kind is str:
-        return str(raw)
+PARAMETERS: tuple[Parameter, ...] = tuple(
+    Parameter(f.name, type(f.default), cast(Value, f.default), **f.metadata["parameter"]) for f in fields(SearchParams)
+)
+"""Every search parameter, in field order."""
+
+_BY_NAME = {name.lower(): p for p in PARAMETERS for name in (p.name, p.option, *p.aliases) if name}
+
+
+def find_parameter(name: str) -> Parameter:
+    """The parameter called ``name`` (field name, protocol option name or alias, any case);
+    raises OptionError listing the known names."""
     try:
-        number = float(raw) if not isinstance(raw, bool) else None
-    except (TypeError, ValueError):
-        number = None
-    if number is None or (kind is int and not number.is_integer()):
-        raise OptionError(f"search parameter {name}: {raw!r} is not a valid {kind.__name__}")
-    return int(number) if kind is int else number
+        return _BY_NAME[name.lower()]
+    except KeyError:
+        raise OptionError(f"unknown search parameter {name!r}; known: {', '.join(p.name for p in PARAMETERS)}") from None
 
 
-ALIASES = {"exploration": "c", "time": "time_ms", "movetime": "time_ms", "dets": "determinizations"}
+_INTEGER = re.compile(r"[+-]?[0-9]+")
+_NUMBER = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?|[+-]?(inf|infinity|nan)", re.IGNORECASE)
+MAX_DIGITS = 40  # a longer integer is out of every range (and Python's int() refuses > 4300 digits)
+
+
+def parse_number(text: str, kind: type, label: str, allowed: str) -> int | float:
+    """``text`` read as an ``int`` (decimal digits, or a whole number such as ``1e4``) or a
+    ``float`` (``inf`` and ``nan`` included: the caller checks the range); ASCII only.
+    Raises OptionError naming ``label``, the text (shortened) and ``allowed`` otherwise."""
+    word = text.strip()
+    if kind is int and _INTEGER.fullmatch(word):
+        if len(word.lstrip("+-").lstrip("0")) > MAX_DIGITS:
+            raise OptionError(f"{label}: {_shown(word)} is out of range; expected {allowed}")
+        return int(word)
+    if _NUMBER.fullmatch(word):
+        number = float(word)
+        if kind is float:
+            return number
+        if math.isinf(number):
+            raise OptionError(f"{label}: {_shown(word)} is out of range; expected {allowed}")
+        if number.is_integer():
+            return int(number)
+    raise OptionError(f"{label}: {_shown(word)} is not {allowed}")
+
+
+def _number_text(x: float | None) -> str:
+    return str(int(x)) if x is not None and float(x).is_integer() else f"{x:g}"
+
+
+def _shown(value: Any) -> str:
+    """A value for an error message, cut to a readable length (text quoted)."""
+    text = value if isinstance(value, str) else repr(value)
+    if len(text) > 30:
+        text = text[:24] + "…"
+    return repr(text) if isinstance(value, str) else text
+
+
+# help(SearchParams) lists every parameter with its range.
+SearchParams.__doc__ = (SearchParams.__doc__ or "") + "\n    Fields (type, default, allowed values): meaning.\n\n" + "\n".join(
+    f"    - ``{p.name}`` ({p.kind.__name__}, {p.default!r}, {p.allowed()}): {p.help}" for p in PARAMETERS
+)

@@ -19,7 +19,7 @@ from typing import TextIO
 from kibitz import _core
 from kibitz.errors import IllegalMoveError, NotationError, OptionError, UnknownGameError
 from kibitz.game import Game, State, games
-from kibitz.params import SearchParams
+from kibitz.params import PARAMETERS, Parameter, SearchParams
 
 ENGINE_NAME = "kibitz 0.1.0"
 AUTHOR = "the kibitz developers"
@@ -34,31 +34,30 @@ class ProtocolError(ValueError):
 @dataclass(frozen=True)
 class EngineOption:
     name: str
-    field: str  # the SearchParams field it sets, or "" for an engine setting
     kind: str  # spin, string, combo or check
     default: str
     extra: str = ""  # "min … max …" or "var …"
+    parameter: Parameter | None = None  # the search parameter it sets; None for an engine setting
+
+    @classmethod
+    def of(cls, p: Parameter) -> EngineOption:
+        """The option that sets search parameter ``p``: a spin for an integer (with its
+        range), a combo for a choice, a string for a real number (UCI has no real type)."""
+        if p.kind is int:
+            return cls(p.option, "spin", str(p.default), f"min {p.low} max {p.high}", p)
+        if p.kind is str:
+            return cls(p.option, "combo", str(p.default), " ".join(f"var {c}" for c in p.choices), p)
+        return cls(p.option, "string", str(p.default), "", p)
 
     def line(self) -> str:
         """The option as the handshake announces it."""
         return f"option name {self.name} type {self.kind} default {self.default}" + (f" {self.extra}" if self.extra else "")
 
 
-OPTIONS = [
-    EngineOption("Algorithm", "algorithm", "combo", "so_ismcts", "var so_ismcts var mo_ismcts var pimc var uct"),
-    EngineOption("Iterations", "iterations", "spin", "10000", "min 0 max 1000000000"),
-    EngineOption("Exploration", "c", "string", "0.7"),
-    EngineOption("Rollout", "rollout", "combo", "heuristic", "var heuristic var random"),
-    EngineOption("Epsilon", "epsilon", "string", "0.1"),
-    EngineOption("Determinizations", "determinizations", "spin", "20", "min 1 max 100000"),
-    EngineOption("Threads", "threads", "spin", "1", "min 1 max 256"),
-    EngineOption("Seed", "seed", "spin", "0", "min 0 max 9223372036854775807"),
-    EngineOption("SolveStones", "solve_stones", "spin", "26", "min 0 max 64"),
-    EngineOption("SeeAll", "", "check", "false"),
-]
+OPTIONS = [*(EngineOption.of(p) for p in PARAMETERS if p.option), EngineOption("SeeAll", "check", "false")]
 UGI_OPTIONS = [
-    EngineOption("UGIGame", "", "combo", ""),
-    EngineOption("UGIGameOptions", "", "string", "<empty>"),
+    EngineOption("UGIGame", "combo", ""),
+    EngineOption("UGIGameOptions", "string", "<empty>"),
 ]
 OPTION_BY_NAME = {o.name.lower(): o for o in [*OPTIONS, *UGI_OPTIONS]}
 
@@ -144,8 +143,8 @@ class Engine:
         self._ugi_newgame()
         ugi_options = [
             *(o for o in OPTIONS if o.name != "SeeAll"),  # UGI games have nothing hidden
-            EngineOption("UGIGame", "", "combo", names[0], " ".join(f"var {n}" for n in names)),
-            EngineOption("UGIGameOptions", "", "string", "<empty>"),
+            EngineOption("UGIGame", "combo", names[0], " ".join(f"var {n}" for n in names)),
+            EngineOption("UGIGameOptions", "string", "<empty>"),
         ]
         self._handshake(ugi_options, "ugiok")
 
@@ -192,11 +191,12 @@ class Engine:
                 raise ProtocolError(f"option SeeAll: expected true or false, got '{value}'")
             self.see_all = value == "true"
             return
-        if option.kind == "combo" and value not in option.extra.split()[1::2]:
-            raise ProtocolError(f"option {option.name}: '{value}' is not one of {', '.join(option.extra.split()[1::2])}")
+        assert option.parameter is not None
+        parameter = option.parameter
+        parsed = parameter.parse(value, f"option {option.name}")
         try:
-            self.params = SearchParams.from_options({option.field: value}, **self.params.to_dict())
-        except OptionError as err:
+            self.params = self.params.with_(**{parameter.name: parsed})
+        except OptionError as err:  # a combination the search refuses, e.g. no budget at all
             raise ProtocolError(f"option {option.name}: {err}") from None
 
     def _set_ugi_option(self, name: str, value: str) -> None:
