@@ -129,7 +129,7 @@ def position(
         f"melds={melds_text(melds[0])}/{melds_text(melds[1])} opened={b(opened[0])},{b(opened[1])} "
         f"bonus={bonus[0]},{bonus[1]} jokers_used=0.0.0.0 cursor={cursor} chosen={chosen} take={take} value={value}"
     )
-    s = GAME.state_from_notation(text)
+    s = kibitz.Game.of_notation(text).state_from_notation(text)
     assert s.notation() == text
     return s
 
@@ -639,7 +639,7 @@ def test_determinization_keeps_another_seats_unfinished_opening_possible():
     for seed in range(8):
         d = s.determinize(0, seed)
         assert d.view(0).notation == s.view(0).notation
-        assert GAME.state_from_notation(d.notation()).legal_actions()  # seat 1 can finish its lay
+        assert kibitz.Game.of_notation(d.notation()).state_from_notation(d.notation()).legal_actions()  # seat 1 can finish its lay
         hands.add(fields(d)["hands"].split(",")[1])
     assert len(hands) > 1
 

@@ -49,7 +49,7 @@ GAMES = {p: kibitz.Game(GAME, players=p) for p in (2, 3, 4)}
 
 def state(*args, **kwargs) -> kibitz.State:
     text = position(*args, **kwargs)
-    return GAMES[kwargs.get("players", 2)].state_from_notation(text)
+    return kibitz.Game.of_notation(text).state_from_notation(text)
 
 
 def completes_line(s: kibitz.State, action: int) -> bool:

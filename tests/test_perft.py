@@ -363,8 +363,7 @@ def test_yucata_perft_pins_agree_with_the_reference_model(name):
     from yucata_reference import Model as YucataModel
 
     text, pinned = YUCATA_POSITIONS[name]
-    players = int(text.split("players=")[1].split()[0])
-    s = kibitz.Game("yucata", players=players).state_from_notation(text)
+    s = kibitz.Game.of_notation(text).state_from_notation(text)
     assert s.notation() == text
     model = YucataModel.parse(text)
     assert [enumerate_perft(model, depth, play_last=False) for depth in range(1, len(pinned) + 1)] == pinned
@@ -419,7 +418,7 @@ def _canasta_meld_position() -> str:
 
 def test_canasta_meld_phase_perft():
     text = _canasta_meld_position()
-    s = CANASTA.state_from_notation(text)
+    s = kibitz.Game.of_notation(text).state_from_notation(text)
     assert s.notation() == text
     # discards: 1 2 4 9 J k3; ranks: 1 and 9 (extend the melds), 4 (a new meld); not 2 (one 2)
     assert s.legal_moves() == ["discard:1", "discard:2", "discard:4", "discard:9", "discard:J", "discard:k3", "rank:1", "rank:4", "rank:9"]

@@ -551,7 +551,7 @@ def test_tiebreak_dark_option_prefers_fewer_dark_stones_then_shares():  # §9.4 
             if len(winners) < 2:
                 continue
             text = s.notation().replace("tiebreak=shared", "tiebreak=dark")
-            d = kibitz.Game(GAME, players=players).state_from_notation(text)
+            d = kibitz.Game(GAME, players=players, tiebreak="dark").state_from_notation(text)
             m = Model.parse(text)
             fewest = min(m.adjusted_dark(p) for p in winners)
             dark_winners = [p for p in winners if m.adjusted_dark(p) == fewest]

@@ -14,16 +14,44 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from kibitz import _core
-from kibitz.errors import IllegalMoveError, NotationError, OptionError
+from kibitz.errors import IllegalMoveError, NotationError, OptionError, UnknownGameError, shown
 
 CHANCE: int = _core.CHANCE
 TERMINAL: int = _core.TERMINAL
 
 Move = int | str
 ACTION_ID_LIMIT = 1 << 32  # action ids are 32-bit in the core
+SEED_LIMIT = 1 << 64  # seeds are 64-bit in the core
+DEPTH_LIMIT = 1 << 31  # perft depths are C++ ints
+SEEDS_TO_FIND_FIXED_FIELDS = 32  # see Game._fixed_fields
+
+
+def checked_int(value: Any, what: str, low: int, high: int) -> int:
+    """``value`` if it is an int in ``low..high``; raises OptionError naming ``what``, the value
+    and the range. Checked here, before the core, whose ints are 32 or 64 bits."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise OptionError(f"{what}: expected an integer in {low}..{high}, got {shown(value)}")
+    if not low <= value <= high:
+        raise OptionError(f"{what}: {shown(value)} is out of range; expected an integer in {low}..{high}")
+    return value
+
+
+def ascii_text(text: str, what: str, error: type[ValueError] = NotationError) -> str:
+    """``text`` if it is ASCII, as every notation, move and option is; otherwise raises
+    ``error`` naming the field (the word, or its ``key`` in ``key=value``) and the character."""
+    if not isinstance(text, str):
+        raise error(f"{what}: expected text, got {text!r}")
+    if text.isascii():
+        return text
+    word = next(w for w in text.split() if not w.isascii())
+    char = next(c for c in word if not c.isascii())
+    key, eq, _ = word.partition("=")
+    field = f"field {key!r}" if eq and key.isascii() else shown(word)
+    raise error(f"{what}: {field} holds the non-ASCII character {char!r}; kibitz notation is ASCII")
 
 
 def games() -> list[_core.GameInfo]:
@@ -39,10 +67,10 @@ class Game:
     """
 
     def __init__(self, name: str, players: int | str | None = None, **options: Any) -> None:
-        self._info = _core.find_game(name)
-        opts = {key: str(value) for key, value in options.items()}
+        self._info = _core.find_game(ascii_text(name, "game name", UnknownGameError))
+        opts = {ascii_text(key, "game option", OptionError): ascii_text(str(value), f"option {key}", OptionError) for key, value in options.items()}
         if players is not None:
-            opts["players"] = str(players)
+            opts["players"] = ascii_text(str(players), "option players", OptionError)
         self._info.check_options(opts)
         self.name: str = name
         self.options: dict[str, str] = opts
@@ -50,22 +78,71 @@ class Game:
         self.num_players: int = initial.num_players
         self.teams: list[int] = [initial.team(seat) for seat in range(self.num_players)]
         """The team of each seat (each seat its own team except in partnership games)."""
+        self.perfect_information: bool = self._info.perfect_information
+        """Nothing is hidden: every seat's view is the full state."""
+
+    @classmethod
+    def of_notation(cls, text: str) -> Game:
+        """The game a notation (full or a seat's view) is a state of, with the options its
+        fields give (players, line length, layout ...); raises NotationError when it does not
+        read, UnknownGameError for an unknown game.
+
+        >>> Game.of_notation(Game("just4fun_colours", players=3, line=5).new_initial_state(1).notation())
+        Game('just4fun_colours', line=5, players=3, start=2)
+        """
+        words = ascii_text(text, "notation").split()
+        if not words:
+            raise NotationError("an empty notation; it starts with the game's name")
+        info = _core.find_game(words[0])
+        fields = _fields(text)
+        state = State(info.from_view(text) if "seat" in fields else info.from_string(text))
+        options = {name: fields[name] for name, _ in info.options if name in fields}
+        return cls(words[0], **{**options, "players": str(state.num_players)})
 
     def new_initial_state(self, seed: int = 0) -> State:
-        """The start of a game; the deal and any random setup come from ``seed``."""
-        return State(self._info.initial(self.options, seed))
+        """The start of a game; the deal and any random setup come from ``seed`` (0..2^64-1)."""
+        return State(self._info.initial(self.options, checked_int(seed, "seed", 0, SEED_LIMIT - 1)))
 
     def state_from_notation(self, text: str) -> State:
-        """A full state from its notation (see :meth:`State.notation`)."""
-        return State(self._info.from_string(text))
+        """A full state from its notation (see :meth:`State.notation`). Raises NotationError
+        for text that does not read, or that is a state of another game or of this game with
+        other options (players, line length ...), naming the field."""
+        return self._fitting(State(self._info.from_string(ascii_text(text, "notation"))))
 
     def state_from_view(self, text: str) -> State:
-        """A full state consistent with a seat view; hidden parts are filled by a fixed sample."""
-        return State(self._info.from_view(text))
+        """A full state consistent with a seat view; hidden parts are filled by a fixed sample.
+        Raises NotationError as :meth:`state_from_notation` does."""
+        return self._fitting(State(self._info.from_view(ascii_text(text, "view notation"))))
+
+    def _fitting(self, state: State) -> State:
+        """``state`` if this game could have produced it: its player count and every option
+        field the options fix are this game's."""
+        if state.num_players != self.num_players:
+            raise NotationError(f"the notation has {state.num_players} players; {self!r} has {self.num_players}")
+        fields = _fields(state.notation())
+        for key, expected in self._fixed_fields.items():
+            if key in fields and fields[key] != expected:
+                raise NotationError(f"the notation has {key}={fields[key]}; {self!r} has {key}={expected}")
+        return state
+
+    @cached_property
+    def _fixed_fields(self) -> dict[str, str]:
+        """The notation fields named after an option whose value the options fix: equal in the
+        initial states of many seeds. An option drawn from the seed (a random start seat or
+        layout) varies between them and is not checked."""
+        names = {name for name, _ in self._info.options}
+        samples = [_fields(self._info.initial(self.options, seed).to_string()) for seed in range(SEEDS_TO_FIND_FIXED_FIELDS)]
+        first = samples[0]
+        return {k: v for k, v in first.items() if k in names and all(other.get(k) == v for other in samples[1:])}
 
     def __repr__(self) -> str:
         opts = "".join(f", {k}={v}" for k, v in sorted(self.options.items()))
         return f"Game({self.name!r}{opts})"
+
+
+def _fields(notation: str) -> dict[str, str]:
+    """The ``key=value`` words of a notation."""
+    return dict(word.split("=", 1) for word in notation.split()[1:] if "=" in word)
 
 
 @dataclass(frozen=True)
@@ -153,13 +230,13 @@ class State:
     def parse_move(self, move: Move) -> int:
         """The action id of ``move`` (text or id) at this state; raises NotationError."""
         if isinstance(move, str):
-            return self._s.parse_action(move.strip())
+            return self._s.parse_action(ascii_text(move, "move").strip())
         if isinstance(move, int) and not isinstance(move, bool) and 0 <= move < ACTION_ID_LIMIT:
             return move
         raise NotationError(f"a move is an action id (int in 0..{ACTION_ID_LIMIT - 1}) or its text, got {move!r}")
 
     def move_to_string(self, action: int) -> str:
-        return self._s.action_to_string(action)
+        return self._s.action_to_string(checked_int(action, "action id", 0, ACTION_ID_LIMIT - 1))
 
     def apply(self, move: Move) -> None:
         """Plays a decision or a chance outcome. On IllegalMoveError or NotationError the
@@ -167,8 +244,8 @@ class State:
         self._s.apply(self.parse_move(move))
 
     def sample_chance(self, seed: int) -> int:
-        """One chance outcome drawn with its probability."""
-        return self._s.sample_chance(seed)
+        """One chance outcome drawn with its probability; ``seed`` in 0..2^64-1."""
+        return self._s.sample_chance(checked_int(seed, "seed", 0, SEED_LIMIT - 1))
 
     def clone(self) -> State:
         return State(self._s.clone())
@@ -190,32 +267,44 @@ class State:
         return [int(r) for r in self._s.ranks()]
 
     def team(self, seat: int) -> int:
-        return self._s.team(seat)
+        return self._s.team(self._seat(seat))
+
+    def _seat(self, seat: int) -> int:
+        """``seat`` if this game has it; raises OptionError naming the seat and the range."""
+        return checked_int(seat, "seat", 0, self.num_players - 1)
 
     # -- information ------------------------------------------------------------------------
     def view(self, seat: int) -> View:
         """What ``seat`` may know, and nothing more."""
+        self._seat(seat)
         return View(self.game_name, seat, self._s.view_string(seat), self._s.info_key(seat))
 
     def info_key(self, seat: int) -> int:
-        return self._s.info_key(seat)
+        return self._s.info_key(self._seat(seat))
 
     def observe(self, seat: int, action: int) -> int | None:
         """What ``seat`` sees of ``action`` played here: the action itself, an id standing
         for the class of moves it cannot tell apart, or ``None`` when it sees nothing of it
         (an opponent's card draw, for instance)."""
-        seen = self._s.observe(seat, action)
+        seen = self._s.observe(self._seat(seat), checked_int(action, "action id", 0, ACTION_ID_LIMIT - 1))
         return None if seen == _core.UNOBSERVED else seen
 
     def observation_text(self, seat: int, action: int) -> str:
         """What ``seat`` sees of ``action`` played here, as text: the move, ``?`` when it
         sees nothing of it, or more when the move shows something (a blocked turn in Just 4
         Fun Colours shows the hand). :meth:`View.advance` reads it."""
-        return self._s.observation_string(seat, action)
+        return self._s.observation_string(self._seat(seat), checked_int(action, "action id", 0, ACTION_ID_LIMIT - 1))
+
+    def after_observation(self, seat: int, seen: str) -> State:
+        """A state consistent with ``seat``'s view after the next action, of which the seat saw
+        ``seen`` (the text of :meth:`observation_text`); the hidden parts are re-dealt
+        consistently with the whole public history. Raises IllegalMoveError when nothing the
+        seat thinks possible would look like ``seen``, NotationError when it is not notation."""
+        return State(self._s.after_observation(self._seat(seat), ascii_text(seen, "observation").strip(), 0))
 
     def determinize(self, seat: int, seed: int) -> State:
-        """A full state drawn from those consistent with ``seat``'s view."""
-        return State(self._s.determinize(seat, seed))
+        """A full state drawn from those consistent with ``seat``'s view; ``seed`` in 0..2^64-1."""
+        return State(self._s.determinize(self._seat(seat), checked_int(seed, "seed", 0, SEED_LIMIT - 1)))
 
     def notation(self) -> str:
         """The full state as text; ``Game.state_from_notation`` reads it back exactly."""
@@ -262,13 +351,15 @@ class State:
 
     def perft(self, depth: int) -> int:
         """Leaves after ``depth`` plies; a decision and a chance outcome are one ply each."""
-        if depth < 0:
-            raise OptionError(f"perft depth must be >= 0, got {depth}")
-        return self._s.perft(depth)
+        return self._s.perft(checked_int(depth, "perft depth", 0, DEPTH_LIMIT - 1))
 
     # -- display ----------------------------------------------------------------------------
+    def render(self, seat: int | None = None) -> str:
+        """The board as text: everything, or as ``seat`` sees it (other hands hidden)."""
+        return self._s.render() if seat is None else self._s.render(self._seat(seat))
+
     def __str__(self) -> str:
-        return self._s.render()
+        return self.render()
 
     def __repr__(self) -> str:
         return f"<State {self.notation()}>"
@@ -300,12 +391,11 @@ class View:
         """The view after the next action, of which this seat saw ``seen`` (the text of
         :meth:`State.observation_text`). Raises IllegalMoveError when nothing this seat
         thinks possible would look like ``seen``, NotationError when it is not notation."""
-        after = self.state()._s.after_observation(self.seat, seen.strip(), 0)
-        return View(self.game_name, self.seat, after.view_string(self.seat), after.info_key(self.seat))
+        return self.state().after_observation(self.seat, seen).view(self.seat)
 
     def render(self) -> str:
         """The board as this seat sees it: other seats' hands are hidden."""
-        return self.state()._s.render(self.seat)
+        return self.state().render(self.seat)
 
     def __str__(self) -> str:
         return self.notation
