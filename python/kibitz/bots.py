@@ -16,9 +16,9 @@ import random
 from importlib import resources
 from typing import Any, Protocol, runtime_checkable
 
-from kibitz.errors import OptionError
+from kibitz.errors import OptionError, shown
 from kibitz.game import Move, SearchResult, State, View
-from kibitz.params import SearchParams
+from kibitz.params import SearchParams, find_parameter
 
 
 @runtime_checkable
@@ -84,6 +84,8 @@ class SearchBot:
         return self.last_result.action
 
 
+BUDGETS = ("iterations", "time_ms")
+SPEC_CHARS = 80  # a longer spec is cut in error messages
 ALGORITHM_NAMES = {"uct": "uct", "pimc": "pimc", "ismcts": "so_ismcts", "so_ismcts": "so_ismcts", "mo_ismcts": "mo_ismcts"}
 
 
@@ -115,24 +117,28 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
 
 
 def make_bot(spec: str, seed: int = 0) -> Bot:
-    """Builds a bot from its spec. The seed drives every random choice of the bot unless the
-    spec sets ``seed=`` itself."""
+    """Builds a bot from its spec; raises OptionError naming the spec. The seed drives every
+    random choice of the bot unless the spec sets ``seed=`` itself. A budget in the spec
+    (``iterations``, ``time_ms``) replaces a preset's: ``strong:time_ms=3000`` searches 3 s."""
     name, options = parse_spec(spec)
     known_presets = presets()
-    if name in known_presets:
-        preset = known_presets[name]
-        base_name = preset["bot"]
-        options = {**{k: str(v) for k, v in preset.get("params", {}).items()}, **options}
-    else:
-        base_name = name
+    base_name = known_presets[name]["bot"] if name in known_presets else name
     if base_name in ("random", "greedy"):
         extra = set(options) - {"seed"}
         if extra:
             raise OptionError(f"bot {base_name!r} takes no options except seed; got {', '.join(sorted(extra))}")
-        bot_seed = int(options.get("seed", seed))
+        bot_seed = int(find_parameter("seed").parse(options["seed"], f"bot {shown(spec.strip(), SPEC_CHARS)}: seed")) if "seed" in options else seed
         return RandomBot(bot_seed) if base_name == "random" else GreedyBot(bot_seed)
     if base_name not in ALGORITHM_NAMES:
         known = sorted([*ALGORITHM_NAMES, "random", "greedy", *known_presets])
         raise OptionError(f"unknown bot {name!r}; known bots: {', '.join(known)}")
-    params = SearchParams.from_options(options, algorithm=ALGORITHM_NAMES[base_name], seed=seed)
+    try:
+        if name in known_presets:
+            preset = {k: str(v) for k, v in known_presets[name].get("params", {}).items()}
+            if any(find_parameter(k).name in BUDGETS for k in options):
+                preset = {k: v for k, v in preset.items() if find_parameter(k).name not in BUDGETS}
+            options = {**preset, **options}
+        params = SearchParams.from_options(options, algorithm=ALGORITHM_NAMES[base_name], seed=seed)
+    except OptionError as err:
+        raise OptionError(f"bot {shown(spec.strip(), SPEC_CHARS)}: {err}") from None
     return SearchBot(params, name=name)

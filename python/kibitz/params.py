@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any, cast
 
 from kibitz import _core
-from kibitz.errors import OptionError
+from kibitz.errors import OptionError, shown
 
 Value = int | float | str
 
@@ -49,9 +49,9 @@ class Parameter:
         if self.kind is float and isinstance(value, int) and not isinstance(value, bool):
             value = float(value)
         if not isinstance(value, self.kind) or isinstance(value, bool):
-            raise OptionError(f"{label}: expected {self.allowed()}, got {_shown(value)}")
+            raise OptionError(f"{label}: expected {self.allowed()}, got {shown(value)}")
         if not self._allows(cast(Value, value)):
-            raise OptionError(f"{label}: {_shown(value)} {self._refusal()}")
+            raise OptionError(f"{label}: {shown(value)} {self._refusal()}")
         return cast(Value, value)
 
     def _refusal(self) -> str:
@@ -70,7 +70,7 @@ class Parameter:
             return self.check(str(raw) if self.kind is str else raw, label)
         number = parse_number(raw, self.kind, label, self.allowed())
         if not self._allows(number):
-            raise OptionError(f"{label}: {_shown(raw.strip())} {self._refusal()}")
+            raise OptionError(f"{label}: {shown(raw.strip())} {self._refusal()}")
         return number
 
 
@@ -89,6 +89,11 @@ def parameter(
     return field(default=default, metadata={"parameter": declaration})
 
 
+class _DefaultIterations(int):
+    """The default iteration budget, told apart from the same number given explicitly: a
+    time given alone replaces it (``SearchParams(time_ms=3000)`` searches 3 s)."""
+
+
 ALGORITHMS = ("so_ismcts", "mo_ismcts", "pimc", "uct")
 ROLLOUTS = ("heuristic", "random")
 FINAL_MOVES = ("visits", "mean")
@@ -99,7 +104,11 @@ MAX_SEED = (1 << 63) - 1  # a signed 64-bit spin option holds every seed
 class SearchParams:
     """Everything a search needs; :data:`PARAMETERS` (one row per field) gives each field's
     range and help. ``iterations`` and ``time_ms`` are the budgets: 0 disables one; with both,
-    whichever ends first.
+    whichever ends first. A time given without iterations is the whole budget: the default
+    of 10,000 iterations applies only when no time is given.
+
+    >>> SearchParams(time_ms=3000).iterations, SearchParams(iterations=500, time_ms=3000).iterations
+    (0, 500)
 
     >>> SearchParams(iterations=2_000_000_000)
     Traceback (most recent call last):
@@ -113,7 +122,13 @@ class SearchParams:
         option="Algorithm",
         help="so_ismcts, mo_ismcts, pimc, or uct (perfect information: sees every hand)",
     )
-    iterations: int = parameter(10000, 0, 1_000_000_000, option="Iterations", help="iterations per search; 0: no iteration budget")
+    iterations: int = parameter(
+        _DefaultIterations(10000),
+        0,
+        1_000_000_000,
+        option="Iterations",
+        help="iterations per search; 0: no iteration budget; by default 10000, or none when a time is given",
+    )
     time_ms: float = parameter(0.0, 0.0, 1e9, help="milliseconds per search; 0: no time budget", aliases=("time", "movetime"))
     c: float = parameter(0.7, 0.0, 100.0, option="Exploration", help="UCB1 exploration constant")
     rollout: str = parameter("heuristic", choices=ROLLOUTS, option="Rollout", help="heuristic (the game's policy) or random")
@@ -134,6 +149,8 @@ class SearchParams:
     def __post_init__(self) -> None:
         for p in PARAMETERS:
             object.__setattr__(self, p.name, p.check(getattr(self, p.name)))
+        if type(self.iterations) is _DefaultIterations and self.time_ms > 0:
+            object.__setattr__(self, "iterations", 0)  # a time given alone is the budget
         if self.iterations == 0 and self.time_ms == 0:
             raise OptionError("set iterations and/or time_ms (both are 0)")
 
@@ -183,8 +200,12 @@ class SearchParams:
         return ",".join(f"{k}={v}" for k, v in self.to_dict().items())
 
 
+def _kind(default: Any) -> type:
+    return next(kind for kind in (str, float, int) if isinstance(default, kind))
+
+
 PARAMETERS: tuple[Parameter, ...] = tuple(
-    Parameter(f.name, type(f.default), cast(Value, f.default), **f.metadata["parameter"]) for f in fields(SearchParams)
+    Parameter(f.name, _kind(f.default), cast(Value, f.default), **f.metadata["parameter"]) for f in fields(SearchParams)
 )
 """Every search parameter, in field order."""
 
@@ -212,29 +233,21 @@ def parse_number(text: str, kind: type, label: str, allowed: str) -> int | float
     word = text.strip()
     if kind is int and _INTEGER.fullmatch(word):
         if len(word.lstrip("+-").lstrip("0")) > MAX_DIGITS:
-            raise OptionError(f"{label}: {_shown(word)} is out of range; expected {allowed}")
+            raise OptionError(f"{label}: {shown(word)} is out of range; expected {allowed}")
         return int(word)
     if _NUMBER.fullmatch(word):
         number = float(word)
         if kind is float:
             return number
         if math.isinf(number):
-            raise OptionError(f"{label}: {_shown(word)} is out of range; expected {allowed}")
+            raise OptionError(f"{label}: {shown(word)} is out of range; expected {allowed}")
         if number.is_integer():
             return int(number)
-    raise OptionError(f"{label}: {_shown(word)} is not {allowed}")
+    raise OptionError(f"{label}: {shown(word)} is not {allowed}")
 
 
 def _number_text(x: float | None) -> str:
     return str(int(x)) if x is not None and float(x).is_integer() else f"{x:g}"
-
-
-def _shown(value: Any) -> str:
-    """A value for an error message, cut to a readable length (text quoted)."""
-    text = value if isinstance(value, str) else repr(value)
-    if len(text) > 30:
-        text = text[:24] + "…"
-    return repr(text) if isinstance(value, str) else text
 
 
 # help(SearchParams) lists every parameter with its range.

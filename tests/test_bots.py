@@ -1,0 +1,69 @@
+"""Bot specs (kibitz.make_bot): parameters, presets, budgets and bad values."""
+
+from __future__ import annotations
+
+import pytest
+
+import kibitz
+from kibitz import OptionError, SearchParams
+
+
+def params_of(spec: str) -> SearchParams:
+    bot = kibitz.make_bot(spec)
+    assert isinstance(bot, kibitz.SearchBot)
+    return bot.params
+
+
+@pytest.mark.parametrize(
+    "spec,iterations,time_ms",
+    [
+        ("ismcts:time_ms=3000", 0, 3000.0),  # a time alone is the budget: no 10,000-iteration cap
+        ("ismcts:time=250", 0, 250.0),
+        ("ismcts:time_ms=3000,iterations=500", 500, 3000.0),
+        ("ismcts", 10000, 0.0),
+        ("ismcts:iterations=10000,time_ms=50", 10000, 50.0),  # given explicitly, it caps
+        ("strong:time_ms=3000", 0, 3000.0),  # the spec's budget replaces the preset's
+        ("strong", 20000, 0.0),
+        ("strong:c=0.3", 20000, 0.0),
+    ],
+)
+def test_a_time_given_alone_is_the_whole_budget(spec, iterations, time_ms):
+    p = params_of(spec)
+    assert (p.iterations, p.time_ms) == (iterations, time_ms)
+    assert (p.to_core().iterations, p.to_core().time_limit_ms) == (iterations, time_ms)
+
+
+def test_search_params_with_a_time_alone_have_no_iteration_cap():
+    assert SearchParams(time_ms=3000).iterations == 0
+    assert SearchParams().with_(time_ms=3000).iterations == 0
+    assert SearchParams(iterations=500, time_ms=3000).iterations == 500
+    assert SearchParams().iterations == 10000 and SearchParams() == SearchParams(iterations=10000)
+    assert SearchParams.from_options({"time_ms": "40"}).iterations == 0
+
+
+@pytest.mark.parametrize(
+    "spec,named",
+    [
+        ("ismcts:time_ms=inf", "time_ms: 'inf' is out of range; expected a number in 0..1000000000"),
+        ("ismcts:time_ms=nan", "time_ms: 'nan' is out of range"),
+        ("ismcts:time_ms=1e13", "time_ms: '1e13' is out of range"),
+        ("ismcts:iterations=99999999999999999999", "iterations: '99999999999999999999' is out of range; expected an integer in 0..1000000000"),
+        ("pimc:dets=100001", "determinizations: '100001' is out of range; expected an integer in 1..100000"),
+        ("ismcts:seed=" + "9" * 5000, "seed: '999999999999999999999999…' is out of range"),
+        ("ismcts:c=²", "c: '²' is not a number in 0..100"),
+        ("random:seed=²", "seed: '²' is not an integer in 0..9223372036854775807"),
+        ("greedy:seed=-1", "seed: '-1' is out of range"),
+        ("strong:nope=1", "unknown search parameter 'nope'"),
+    ],
+)
+def test_bad_values_in_a_spec_name_the_spec_the_value_and_the_range(spec, named):
+    with pytest.raises(OptionError) as error:
+        kibitz.make_bot(spec)
+    message = str(error.value)
+    assert message.startswith(f"bot {spec[:20]}") or message.startswith(f"bot '{spec[:20]}"), message
+    assert named in message and len(message) < 300
+
+
+def test_a_seed_passed_in_must_fit_too():
+    with pytest.raises(OptionError, match=r"seed: -1 is out of range"):
+        kibitz.make_bot("ismcts", seed=-1)
