@@ -440,3 +440,133 @@ def test_the_docs_options_table_matches_the_parameter_table():
         p = o.parameter
         if p is not None:
             assert allowed == ("`, `".join(p.choices) if p.choices else p.allowed().split(" in ")[1]), o.name
+
+
+# -- a failed search, huge numbers, non-ASCII: one error line, the engine stays usable ----------
+
+
+def j4fc_session(*lines: str, seed: int = 1) -> tuple[Engine, list[str], kibitz.State]:
+    """An in-process engine with a 2-player Just 4 Fun Colours position of the seat to move."""
+    s = opening(seed=seed)
+    seat = s.current_player
+    engine, out = session(f"newgame {GAME} players 2 seat {seat}", f"position view {s.view(seat).notation}", *lines)
+    return engine, out, s
+
+
+def answer(engine: Engine, out: list[str], line: str) -> list[str]:
+    """What the engine prints for ``line``, its search (if it starts one) waited for."""
+    before = len(out)
+    engine.handle(line)
+    engine.wait()
+    return out[before:]
+
+
+def assert_usable(engine: Engine, out: list[str], s: kibitz.State) -> None:
+    """A small go after a failure is answered with a legal bestmove."""
+    reply = answer(engine, out, "go iterations 30")
+    assert reply[-1].startswith("bestmove ") and reply[-1].split()[1] in s.legal_moves(), reply
+
+
+@pytest.mark.parametrize(
+    "lines,named",
+    [
+        (["go iterations 18446744073709551616"], "go iterations: '18446744073709551616' is out of range"),
+        (["go iterations " + "9" * 5000], "go iterations"),
+        (["go movetime 10000000000000"], "go movetime: '10000000000000' is out of range; expected an integer in 0..1000000000"),
+        (["go s0time ²"], "go s0time: '²' is not an integer"),
+        (["setoption name Iterations value 99999999999999999999", "go"], "option Iterations"),
+    ],
+)
+def test_a_huge_number_gets_one_error_line_and_the_engine_stays_usable(lines, named):
+    engine, out, s = j4fc_session()
+    replies = [answer(engine, out, line) for line in lines]
+    errors = [line for reply in replies for line in reply if line.startswith("info string error: ")]
+    assert len(errors) == 1 and named in errors[0], replies
+    assert not any(line.startswith("bestmove") for line in replies[0])
+    assert_usable(engine, out, s)
+
+
+def test_a_huge_ugi_node_count_gets_one_error_line():
+    engine, out = session("ugi", "position startpos")
+    reply = answer(engine, out, "go nodes 99999999999999999999")
+    assert len(reply) == 1 and reply[0].startswith("info string error: go nodes: '99999999999999999999' is out of range")
+    assert answer(engine, out, "go nodes 50")[-1].startswith("bestmove ")
+
+
+def test_a_search_that_fails_in_its_thread_ends_in_one_error_line(monkeypatch):
+    engine, out, s = j4fc_session()
+
+    def broken(params):
+        raise TypeError("the core refused a parameter")
+
+    monkeypatch.setattr(kibitz.SearchParams, "to_core", broken)
+    reply = answer(engine, out, "go iterations 30")
+    assert reply == ["info string error: search failed: TypeError: the core refused a parameter"]
+    assert not engine.searching()
+    monkeypatch.undo()
+    assert_usable(engine, out, s)
+
+
+@pytest.mark.parametrize(
+    "line,named",
+    [
+        ("newgame just4fun_colours players ² seat 0", "players must be a number"),
+        ("newgame just4fun_colours players 2 seat " + "9" * 5000, "seat must be a number"),
+        ("newgame just4fun_colours line=é players 2 seat 0", "option line"),
+        ("perft ²", "perft <depth 0..8>"),
+        ("observe é", "non-ASCII character 'é'"),
+        ("position view just4fun_colours seat=0 players=2 hands=é,?7", "field 'hands' holds the non-ASCII character 'é'"),
+        ("position state " + opening().notation().replace("draws=0", "draws=" + "9" * 5000), "draws"),
+        ("setoption name Seed value ²", "option Seed: '²' is not an integer"),
+    ],
+)
+def test_non_ascii_and_overlong_input_are_ordinary_errors(line, named):
+    engine, out, _ = j4fc_session()
+    before = engine.position
+    reply = answer(engine, out, line)
+    assert len(reply) == 1 and reply[0].startswith("info string error: ") and named in reply[0], reply
+    assert "internal error" not in reply[0] and len(reply[0]) < 300
+    assert engine.position is before
+
+
+def test_bytes_that_are_not_utf8_are_refused_and_the_engine_keeps_running(engine):
+    s = opening()
+    seat = s.current_player
+    engine.ask(f"newgame {GAME} players 2 seat {seat}", f"position view {s.view(seat).notation}")
+    engine.proc.stdin.buffer.write(b"observe \xff\xfe\n")  # type: ignore[union-attr]
+    out = engine.ask("legal")
+    assert len(out) == 2 and out[0].startswith("info string error: observation") and out[1].startswith("legal ")
+
+
+# -- Algorithm uct, SeeAll and UGI mode ---------------------------------------------------------
+
+
+def test_algorithm_uct_without_see_all_is_refused_with_the_reason():
+    engine, out, s = j4fc_session("setoption name Algorithm value uct")
+    reply = answer(engine, out, "go iterations 30")
+    assert len(reply) == 1 and "Algorithm uct" in reply[0] and "SeeAll" in reply[0] and "so_ismcts" in reply[0]
+    # with SeeAll and the full state it searches that state
+    engine.handle("setoption name SeeAll value true")
+    engine.handle(f"position state {s.notation()}")
+    assert answer(engine, out, "go iterations 30")[-1].startswith("bestmove ")
+
+
+def test_algorithm_uct_is_fine_in_a_perfect_information_game():
+    s = kibitz.Game("yucata", players=3, start=0).new_initial_state(0)
+    engine, out = session("setoption name Algorithm value uct", "newgame yucata start=0 players 3 seat 0", f"position view {s.view(0).notation}")
+    assert answer(engine, out, "go iterations 30")[-1].startswith("bestmove ")
+
+
+@pytest.mark.parametrize("handshake", ["kgi", f"newgame {GAME} players 2 seat 0"])
+def test_a_new_handshake_or_game_leaves_ugi_mode(handshake):
+    s = opening(seed=2)
+    seat = 1 - s.current_player
+    engine, out = session("ugi", "position startpos", handshake, f"newgame {GAME} players 2 seat {seat}", f"position state {s.notation()}")
+    assert not engine.ugi and not engine.sees_all
+    view = answer(engine, out, "query view")
+    assert view == [f"response {s.view(seat).notation}"]
+    board = "\n".join(answer(engine, out, "d"))
+    assert "?" in board  # the opponent's hand is hidden again
+    move = s.legal_moves()[0]
+    assert answer(engine, out, f"observe {move}") == []  # an ordinary observation of the seat
+    assert answer(engine, out, "observe ?") == []

@@ -8,6 +8,7 @@ background thread, so ``stop``, ``isready`` and ``quit`` are answered while it r
 
 from __future__ import annotations
 
+import io
 import re
 import sys
 import threading
@@ -17,9 +18,9 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from kibitz import _core
-from kibitz.errors import IllegalMoveError, NotationError, OptionError, UnknownGameError
+from kibitz.errors import IllegalMoveError, NotationError, OptionError, UnknownGameError, shown
 from kibitz.game import Game, State, games
-from kibitz.params import PARAMETERS, Parameter, SearchParams
+from kibitz.params import PARAMETERS, Parameter, SearchParams, find_parameter, parse_number
 
 ENGINE_NAME = "kibitz 0.1.0"
 AUTHOR = "the kibitz developers"
@@ -69,10 +70,11 @@ class Engine:
         self._write_line = write
         self._lock = threading.Lock()
         self.params = SearchParams()
-        self.see_all = False
+        self.see_all = False  # the SeeAll option; UGI mode sees all whatever it says (see sees_all)
         self.game: Game | None = None
         self.seat = 0
         self.position: State | None = None  # what the engine searches (built from a view unless SeeAll)
+        self.position_is_true = False  # the position is a full state given to the engine, not a guess from a view
         self._search: threading.Thread | None = None
         self._answered = threading.Event()  # set just before bestmove: the search is over
         self.ugi = False  # UGI mode (section 11 of docs/protocol.md): perfect information, the engine plays both sides
@@ -87,7 +89,8 @@ class Engine:
             self._write_line(line)
 
     def error(self, message: str) -> None:
-        self.write(f"info string error: {message}")
+        # An error quotes the offending input; a quote of thousands of characters is cut.
+        self.write("info string error: " + LONG_QUOTE.sub(r"\1…'", message))
 
     # -- input --------------------------------------------------------------------------
     def handle(self, line: str) -> None:
@@ -117,6 +120,16 @@ class Engine:
             raise ProtocolError("no position: send position view <notation> or position state <notation> first")
         return self.position
 
+    def wait(self) -> None:
+        """Blocks until the running search, if any, has answered (for callers in Python)."""
+        if self._search is not None:
+            self._search.join()
+
+    @property
+    def sees_all(self) -> bool:
+        """Whether the engine keeps and searches full states: SeeAll, or UGI mode."""
+        return self.see_all or self.ugi
+
     def searching(self) -> bool:
         # Not is_alive(): a controller may send its next line as soon as it reads bestmove,
         # before the search thread has returned.
@@ -131,6 +144,9 @@ class Engine:
         self.write(done)
 
     def _cmd_kgi(self, args: list[str]) -> None:
+        if self.ugi:  # a new handshake leaves UGI mode: its game and full-information position go
+            self._require_idle("kgi")
+            self.ugi, self.game, self.position = False, None, None
         self._handshake(OPTIONS, "kgiok")
 
     def _cmd_ugi(self, args: list[str]) -> None:
@@ -138,7 +154,7 @@ class Engine:
         names = ugi_games()
         if not names:
             raise ProtocolError("ugi: no two-player perfect-information game is registered")
-        self.ugi, self.see_all = True, True
+        self.ugi = True
         self.ugi_game = self.ugi_game or names[0]
         self._ugi_newgame()
         ugi_options = [
@@ -167,8 +183,7 @@ class Engine:
 
     def _cmd_quit(self, args: list[str]) -> None:
         self._stop.set()
-        if self._search is not None:
-            self._search.join()
+        self.wait()
         self.running = False
 
     def _cmd_setoption(self, args: list[str]) -> None:
@@ -226,8 +241,8 @@ class Engine:
         while i < len(rest):
             word = rest[i]
             if word in ("players", "seat") and i + 1 < len(rest):
-                if not rest[i + 1].isdigit():
-                    raise ProtocolError(f"newgame: {word} must be a number, got '{rest[i + 1]}'")
+                if not SMALL_NUMBER.fullmatch(rest[i + 1]):
+                    raise ProtocolError(f"newgame: {word} must be a number 0..999, got {shown(rest[i + 1])}")
                 if word == "players":
                     players = int(rest[i + 1])
                 else:
@@ -264,8 +279,8 @@ class Engine:
         else:
             full = self.game.state_from_notation(text)
             # Unless SeeAll is on, the engine keeps only what its seat may know.
-            state = full if self.see_all else full.view(self.seat).state()
-        self.position = state
+            state = full if self.sees_all else full.view(self.seat).state()
+        self.position, self.position_is_true = state, args[0] == "state" and self.sees_all
 
     def _ugi_position(self, args: list[str]) -> None:
         """``position startpos|fen <notation> [moves <m> ...]``; the engine plays the side to move."""
@@ -285,7 +300,7 @@ class Engine:
                 state.apply(move)
             except (IllegalMoveError, NotationError) as err:
                 raise ProtocolError(f"position: move {number} '{move}': {err}") from None
-        self.position, self.seat = state, max(state.current_player, 0)
+        self.position, self.seat, self.position_is_true = state, max(state.current_player, 0), True
 
     def _cmd_observe(self, args: list[str]) -> None:
         self._require_idle("observe")
@@ -293,11 +308,11 @@ class Engine:
         if not args:
             raise ProtocolError("expected: observe <the next action as this seat saw it: a move, a chance outcome or ?>")
         seen = " ".join(args)
-        if self.see_all:  # the engine holds the true state: the action itself is needed
+        if self.sees_all:  # the engine holds the true state: the action itself is needed
             after = state.clone()
             after.apply(seen)
         else:
-            after = State(state._s.after_observation(self.seat, seen, 0))
+            after = state.after_observation(self.seat, seen)
         self.position = after
 
     def _cmd_go(self, args: list[str]) -> None:
@@ -306,46 +321,70 @@ class Engine:
         if state.current_player != self.seat:
             raise ProtocolError(f"go: it is not seat {self.seat}'s decision (to move: {describe_turn(state)})")
         params, until_stopped = self._go_params(args)
-        if self._search is not None:  # answered already; let its thread end
-            self._search.join()
+        self.wait()  # a search answered already; let its thread end
         self._stop.clear()
         self._answered.clear()
         self._search = threading.Thread(target=self._run_search, args=(state, params, until_stopped), daemon=True)
         self._search.start()
 
     def _go_params(self, args: list[str]) -> tuple[SearchParams, bool]:
-        if self.ugi:
-            args = [UGI_GO_WORDS.get(word, word) for word in args]
-            if "depth" in args:
-                raise ProtocolError("go depth: a Monte Carlo search has no depth; use nodes <n>, movetime <ms> or the clock")
-        params = self.params if not self.see_all else self.params.with_(algorithm="uct")
+        if self.ugi and "depth" in args:
+            raise ProtocolError("go depth: a Monte Carlo search has no depth; use nodes <n>, movetime <ms> or the clock")
+        assert self.game is not None
+        if self.sees_all and self.position_is_true:
+            params = self.params.with_(algorithm="uct")
+        elif self.params.algorithm == "uct" and not self.game.perfect_information:
+            raise ProtocolError(
+                "go: Algorithm uct searches the full state as if every hand were known, but this engine has only "
+                "its seat's view; choose so_ismcts, mo_ismcts or pimc, or setoption name SeeAll value true and send position state"
+            )
+        else:
+            params = self.params
         numbers: dict[str, int] = {}
         until_stopped = False
         i = 0
         while i < len(args):
-            word = args[i]
+            given = args[i]
+            word = UGI_GO_WORDS.get(given, given) if self.ugi else given
             if word == "infinite":
                 until_stopped = True
                 i += 1
                 continue
             clock = CLOCK_FIELD.fullmatch(word)
-            if not (word in GO_NUMBERS or clock) or i + 1 >= len(args) or not args[i + 1].isdigit():
+            if not (word in GO_NUMBERS or clock) or i + 1 >= len(args):
                 raise ProtocolError(
-                    f"go: unexpected '{word}'; expected iterations <n>, movetime <ms>, infinite, s<seat>time <ms>, s<seat>inc <ms> or movestogo <n>"
+                    f"go: unexpected '{given}'; expected iterations <n>, movetime <ms>, infinite, s<seat>time <ms>, s<seat>inc <ms> or movestogo <n>"
                 )
-            assert self.game is not None
-            if clock and int(clock.group(1)) >= self.game.num_players:
-                raise ProtocolError(f"go: {word}: seat {clock.group(1)} does not exist; seats are 0..{self.game.num_players - 1}")
-            numbers[word] = int(args[i + 1])
+            if clock and not (len(clock.group(1)) <= 2 and int(clock.group(1)) < self.game.num_players):
+                raise ProtocolError(f"go: {given}: seat {clock.group(1)} does not exist; seats are 0..{self.game.num_players - 1}")
+            numbers[word] = go_number(given, clock.group(2) if clock else word, args[i + 1])
             i += 2
         movetime = numbers.get("movetime")
         if movetime is None and f"s{self.seat}time" in numbers:
             movetime = clock_budget(numbers[f"s{self.seat}time"], numbers.get(f"s{self.seat}inc", 0), numbers.get("movestogo"))
         if "iterations" in numbers or movetime is not None:  # the line's budget replaces the options'
-            params = params.with_(iterations=numbers.get("iterations", 0), time_ms=float(movetime or 0))
+            try:
+                params = params.with_(iterations=numbers.get("iterations", 0), time_ms=float(movetime or 0))
+            except OptionError as err:  # e.g. iterations 0 and no time
+                raise ProtocolError(f"go: {err}") from None
         return params, until_stopped
 
     def _run_search(self, state: State, params: SearchParams, until_stopped: bool) -> None:
+        """The search thread. It ends in exactly one ``bestmove``, or in one error line when
+        anything fails; either way the engine is idle again (``go`` works) afterwards."""
+        try:
+            result = self._search_reporting_progress(state, params, until_stopped)
+            report = self._info_lines(state, result.iterations, result.seconds, result.stats, result.root_value, result.nodes)
+            answer = f"bestmove {state.move_to_string(result.action)}"
+        except Exception as err:  # the protocol stays up; the controller sees why there is no move
+            report, answer = [], f"info string error: search failed: {type(err).__name__}: {err}"
+        try:
+            self._write_block(report)
+        finally:
+            self._answered.set()  # before the answer: a controller may reply to it at once
+        self.write(answer)
+
+    def _search_reporting_progress(self, state: State, params: SearchParams, until_stopped: bool) -> _core.Result:
         core = params.to_core()
         core.stop = self._stop
         progress = _core.Progress()
@@ -358,24 +397,18 @@ class Engine:
         def report_progress() -> None:
             while not finished.wait(INFO_PERIOD_S):
                 stats = progress.root_stats()
-                self._report(state, progress.iterations, time.monotonic() - started, stats, _core.root_value(stats))
+                seconds = time.monotonic() - started
+                self._write_block(self._info_lines(state, progress.iterations, seconds, stats, _core.root_value(stats)))
 
         reporter = threading.Thread(target=report_progress, daemon=True)
         reporter.start()
         try:
-            result = state._s.search(core)
-        except Exception as err:  # the protocol stays up; the caller sees why there is no move
-            self._answered.set()
-            self.error(f"search failed: {type(err).__name__}: {err}")
-            return
+            return state._s.search(core)
         finally:
             finished.set()
             reporter.join()
-        self._report(state, result.iterations, result.seconds, result.stats, result.root_value, result.nodes)
-        self._answered.set()
-        self.write(f"bestmove {state.move_to_string(result.action)}")
 
-    def _report(self, state: State, iterations: int, seconds: float, stats: list, value: float, nodes: int | None = None) -> None:
+    def _info_lines(self, state: State, iterations: int, seconds: float, stats: list, value: float, nodes: int | None = None) -> list[str]:
         """One ``info`` line with the totals, then one per most visited move (like multipv)."""
         line = f"info iterations {iterations} time {round(seconds * 1000)} nps {round(iterations / max(seconds, 1e-9))}"
         if nodes is not None:
@@ -385,6 +418,9 @@ class Engine:
             lines.append(
                 f"info multipv {rank} move {state.move_to_string(stat.action)} visits {stat.visits} value {stat.mean_reward:.4f}"
             )
+        return lines
+
+    def _write_block(self, lines: list[str]) -> None:
         with self._lock:  # a block: progress and the final report never interleave
             for text in lines:
                 self._write_line(text)
@@ -392,12 +428,11 @@ class Engine:
     def _cmd_stop(self, args: list[str]) -> None:
         # Without a search this does nothing, as in UCI: a stop sent as the search ends is no error.
         self._stop.set()
-        if self._search is not None:
-            self._search.join()
+        self.wait()
 
     def _cmd_d(self, args: list[str]) -> None:
         state = self._require_position()
-        rendering = str(state) if self.see_all else state._s.render(self.seat)
+        rendering = state.render(None if self.sees_all else self.seat)
         for line in rendering.splitlines():
             self.write(f"info string {line}")
 
@@ -405,16 +440,16 @@ class Engine:
         state = self._require_position()
         if state.is_terminal():
             raise ProtocolError("legal: the game is over")
-        if state.is_chance() or state.current_player != self.seat and not self.see_all:
+        if state.is_chance() or state.current_player != self.seat and not self.sees_all:
             raise ProtocolError(f"legal: not this seat's decision (to move: {describe_turn(state)})")
         self.write("legal " + " ".join(state.legal_moves()))
 
     def _cmd_perft(self, args: list[str]) -> None:
         self._require_idle("perft")
         state = self._require_position()
-        if len(args) != 1 or not args[0].isdigit() or not 0 <= int(args[0]) <= 8:
-            raise ProtocolError("expected: perft <depth 0..8>")
-        if not self.see_all:
+        if len(args) != 1 or not SMALL_NUMBER.fullmatch(args[0]) or not 0 <= int(args[0]) <= MAX_PERFT_DEPTH:
+            raise ProtocolError(f"expected: perft <depth 0..{MAX_PERFT_DEPTH}>")
+        if not self.sees_all:
             raise ProtocolError("perft counts chance outcomes from hidden cards: setoption name SeeAll value true first")
         self.write(f"perft {state.perft(int(args[0]))}")
 
@@ -443,7 +478,28 @@ class Engine:
 COMMANDS = sorted(name[5:] for name in dir(Engine) if name.startswith("_cmd_"))
 GO_NUMBERS = ("iterations", "movetime", "movestogo")
 UGI_GO_WORDS = {"p1time": "s0time", "p2time": "s1time", "p1inc": "s0inc", "p2inc": "s1inc", "nodes": "iterations"}
-CLOCK_FIELD = re.compile(r"s(\d+)(time|inc)")
+CLOCK_FIELD = re.compile(r"s([0-9]+)(time|inc)")
+LONG_QUOTE = re.compile(r"('[^']{40})[^']{20,}'")
+SMALL_NUMBER = re.compile(r"[0-9]{1,3}")  # a seat, a player count, a perft depth
+MAX_PERFT_DEPTH = 8
+MAX_MS = int(find_parameter("time_ms").high or 0)
+GO_RANGES = {  # the allowed values of each number of a go line
+    "iterations": (0, int(find_parameter("iterations").high or 0)),
+    "movetime": (0, MAX_MS),
+    "time": (0, MAX_MS),
+    "inc": (0, MAX_MS),
+    "movestogo": (0, 1_000_000),
+}
+
+
+def go_number(word: str, kind: str, text: str) -> int:
+    """The number after ``word`` on a go line, in the range of its ``kind`` (GO_RANGES)."""
+    low, high = GO_RANGES[kind]
+    allowed = f"an integer in {low}..{high}"
+    number = int(parse_number(text, int, f"go {word}", allowed))
+    if not low <= number <= high:
+        raise ProtocolError(f"go {word}: {shown(text)} is out of range; expected {allowed}")
+    return number
 CLOCK_DECISIONS_LEFT = 20  # decisions assumed left on the clock when go gives no movestogo
 CLOCK_MARGIN_MS = 30  # kept back for the reply to reach the referee
 
@@ -482,6 +538,8 @@ def run(stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> int:
         stdout.write(line + "\n")
         stdout.flush()
 
+    if isinstance(stdin, io.TextIOWrapper):  # bytes that are not UTF-8 become U+FFFD, refused as non-ASCII
+        stdin.reconfigure(errors="replace")
     engine = Engine(write)
     for line in stdin:
         engine.handle(line.strip())
