@@ -115,7 +115,7 @@ def test_a_long_search_reports_progress_before_its_bestmove(engine):
     out = engine.read_until(lambda line: line.startswith("bestmove"))
     progress = [line.split() for line in out if line.startswith("info iterations") and "nodes" not in line]
     assert progress, out
-    assert all(int(words[2]) > 0 and int(words[4]) >= 900 and words[5] == "nps" and words[7] == "value" for words in progress)
+    assert all(int(words[2]) > 0 and int(words[4]) >= 900 and words[5] == "ips" and words[7] == "value" for words in progress)
     # per-move statistics follow each progress line, before the final report
     first_progress = next(i for i, line in enumerate(out) if line.startswith("info iterations"))
     moves = out[first_progress + 1].split()
@@ -236,7 +236,7 @@ def test_another_seats_hidden_cards_do_not_change_the_output():
         e.ask(f"newgame {GAME} players 2 seat {seat}", "setoption name Seed value 5", f"position state {state.notation()}", "d")
         e.send("go iterations 2000")
         out = e.read_until(lambda line: line.startswith("bestmove"))
-        outputs.append([line for line in out if not line.startswith("info iterations")])  # time and nps vary
+        outputs.append([line for line in out if not line.startswith("info iterations")])  # time and ips vary
         e.close()
     assert outputs[0] == outputs[1]
 
@@ -570,3 +570,17 @@ def test_a_new_handshake_or_game_leaves_ugi_mode(handshake):
     move = s.legal_moves()[0]
     assert answer(engine, out, f"observe {move}") == []  # an ordinary observation of the seat
     assert answer(engine, out, "observe ?") == []
+
+
+def test_the_final_info_block_names_what_it_counts():
+    engine, out, s = j4fc_session("setoption name Seed value 4")
+    reply = answer(engine, out, "go iterations 3000")
+    words = reply[0].split()
+    assert words[0] == "info" and words[1::2] == ["iterations", "time", "ips", "nodes", "value"], reply[0]
+    counts = dict(zip(words[1::2], words[2::2]))
+    assert int(counts["iterations"]) == 3000 and int(counts["nodes"]) >= 1
+    if int(counts["time"]) >= 20:  # ips is iterations per second of the reported time
+        assert int(counts["ips"]) == pytest.approx(3000 * 1000 / int(counts["time"]), rel=0.05)
+    moves = [line.split() for line in reply[1:-1]]
+    assert all(m[:2] == ["info", "multipv"] for m in moves) and sum(int(m[6]) for m in moves) <= 3000
+    assert moves[0][4] == reply[-1].split()[1]  # the most visited move is the one played

@@ -410,7 +410,8 @@ class Engine:
 
     def _info_lines(self, state: State, iterations: int, seconds: float, stats: list, value: float, nodes: int | None = None) -> list[str]:
         """One ``info`` line with the totals, then one per most visited move (like multipv)."""
-        line = f"info iterations {iterations} time {round(seconds * 1000)} nps {round(iterations / max(seconds, 1e-9))}"
+        # ips: iterations per second; nodes: tree nodes (docs/protocol.md §5)
+        line = f"info iterations {iterations} time {round(seconds * 1000)} ips {round(iterations / max(seconds, 1e-9))}"
         if nodes is not None:
             line += f" nodes {nodes}"
         lines = [f"{line} value {value:.4f}"]
