@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import kibitz
-from fuzz_protocol import handle_checked
+from fuzz_protocol import HUGE_NUMBERS, NON_ASCII, handle_checked, usable
 from kibitz.protocol import COMMANDS, Engine
 
 GAME = "just4fun_colours"
@@ -258,6 +258,8 @@ SEED_LINES = [
     f"newgame {GAME} players 2 seat 0",
     f"position view {opening(seed=2).view(0).notation}",
     "setoption name Iterations value 50",
+    "go iterations 20",
+    "go movetime 18446744073709551616",
     "legal",
     "d",
     "query turn",
@@ -266,9 +268,12 @@ SEED_LINES = [
 
 
 def mutated_line():
-    words = st.sampled_from([*COMMANDS, "name", "value", "players", "seat", "view", "state", "iterations", "2", "0", "x", "=", "?7"])
+    words = st.sampled_from(
+        [*COMMANDS, "name", "value", "players", "seat", "view", "state", "iterations", "movetime", "Iterations", "Seed"]
+        + ["2", "0", "x", "=", "?7", *HUGE_NUMBERS, *NON_ASCII]
+    )
     random_line = st.lists(words, min_size=0, max_size=6).map(" ".join)
-    text = st.text(alphabet=st.characters(min_codepoint=32, max_codepoint=126), max_size=40)
+    text = st.text(alphabet=st.one_of(st.characters(min_codepoint=32, max_codepoint=126), st.sampled_from(NON_ASCII)), max_size=40)
     edited = st.tuples(st.sampled_from(SEED_LINES), st.integers(0, 400), text).map(lambda t: t[0][: t[1]] + t[2] + t[0][t[1] :])
     return st.one_of(random_line, text, edited)
 
@@ -285,6 +290,8 @@ def test_random_lines_never_break_the_engine(lines):
         assert violation is None, (line, violation, new)
         if not engine.running:
             break
+    else:
+        assert usable(engine, out) is None
     engine.handle("quit")
 
 
