@@ -6,7 +6,8 @@ It answers like ``kibitz engine`` until its ``<decision>``-th ``go`` (default 1)
 ``crash`` exits with code 3; ``hang`` never answers; ``illegal`` answers ``bestmove blocked``
 (in Just 4 Fun Colours illegal while a field can be taken); ``garbage`` prints a line that is
 not protocol; ``nonsense`` answers ``bestmove`` with unreadable text; ``malformed`` sends
-``bestmove`` alone; ``error`` reports an error instead of moving.
+``bestmove`` alone; ``error`` reports an error instead of moving; ``badbytes`` answers with
+bytes that are not UTF-8. ``startup`` exits (code 4) at the handshake, before any decision.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ REPLIES = {
     "malformed": "bestmove",
     "error": "info string error: no idea",
 }
-FAULTS = ("crash", "hang", *REPLIES)
+FAULTS = ("crash", "hang", "badbytes", "startup", *REPLIES)
 
 
 def main() -> int:
@@ -40,6 +41,8 @@ def main() -> int:
     engine = Engine(write)
     decisions = 0
     for line in sys.stdin:
+        if fault == "startup" and line.startswith("kgi"):
+            return 4
         if line.startswith("go"):
             decisions += 1
             if decisions == faulty_decision:
@@ -48,6 +51,10 @@ def main() -> int:
                     return 3
                 if fault == "hang":
                     time.sleep(3600)
+                if fault == "badbytes":
+                    sys.stdout.buffer.write(b"bestmove \xff\xfe\n")
+                    sys.stdout.flush()
+                    continue
                 write(REPLIES[fault])
                 continue
         engine.handle(line.strip())

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from kibitz.cli import main
-from kibitz.match import GameRecord
+from kibitz.records import GameRecord
 
 GAME = "just4fun_colours"
 FIELDS = [f"{column}{row}" for column in "abcdef" for row in range(1, 7)]

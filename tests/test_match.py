@@ -12,7 +12,6 @@ import pytest
 import kibitz
 from kibitz.match import (
     Z_95,
-    GameRecord,
     bot_labels,
     derive_seed,
     mean_ci,
@@ -23,6 +22,7 @@ from kibitz.match import (
     seat_assignment,
     standard_error,
 )
+from kibitz.records import GameRecord
 
 GAME = "just4fun_colours"
 
@@ -223,14 +223,28 @@ def test_match_is_the_same_with_one_or_two_processes(two_players: kibitz.Game, t
     assert [record.seed for record in one.records] == [derive_seed(9, g) for g in range(6)]
 
 
-def test_record_file_is_appended(two_players: kibitz.Game, tmp_path) -> None:
+def test_a_match_resumes_from_its_record_file(two_players: kibitz.Game, tmp_path) -> None:
     path = tmp_path / "games.jsonl"
-    run_match(two_players, ["random", "greedy"], games=2, seed=1, processes=1, record_path=str(path))
-    run_match(two_players, ["random", "greedy"], games=2, seed=2, processes=1, record_path=str(path))
-    records = [GameRecord.from_json(line) for line in path.read_text().splitlines()]
-    assert [record.seed for record in records] == [derive_seed(seed, g) for seed in (1, 2) for g in (0, 1)]
-    for record in records:
+    first = run_match(two_players, ["random", "greedy"], games=2, seed=1, processes=1, record_path=str(path))
+    written = path.read_text().splitlines()
+    # run again with more games: only games 2 and 3 are played, none twice
+    again = run_match(two_players, ["random", "greedy"], games=4, seed=1, processes=2, record_path=str(path))
+    lines = path.read_text().splitlines()
+    assert lines[:2] == written and [GameRecord.from_json(line).index for line in lines] == [0, 1, 2, 3]
+    in_one_go = run_match(two_players, ["random", "greedy"], 4, 1, processes=1, record_path=str(tmp_path / "one.jsonl"))
+    assert again.records[:2] == first.records and again.records == in_one_go.records and again.to_dict() == in_one_go.to_dict()
+    assert sum(b.games for b in again.bots) == 8
+    run_match(two_players, ["random", "greedy"], games=4, seed=1, processes=1, record_path=str(path))
+    assert path.read_text().splitlines() == lines  # nothing left to play
+    for record in again.records:
         replay(record)
+    # another match's file is refused, and left as it was
+    for other in ({"seed": 2, "games": 4}, {"seed": 1, "games": 3}):
+        with pytest.raises(kibitz.OptionError, match="line [14] is not a game of this match"):
+            run_match(two_players, ["random", "greedy"], processes=1, record_path=str(path), **other)
+    with pytest.raises(kibitz.OptionError, match="line 1 is not a game of this match"):
+        run_match(two_players, ["greedy", "random"], games=4, seed=1, processes=1, record_path=str(path))
+    assert path.read_text().splitlines() == lines
 
 
 def test_match_statistics_add_up(two_players: kibitz.Game) -> None:

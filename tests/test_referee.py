@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sys
+import warnings
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,9 @@ import pytest
 import kibitz
 from kibitz.cli import main
 from kibitz.errors import OptionError
-from kibitz.match import GameRecord, replay
+from kibitz.game import TERMINAL
+from kibitz.match import replay
+from kibitz.records import GameRecord
 from kibitz.referee import Tournament, forfeit_results
 
 ENGINE = f"engine:{sys.executable} -m kibitz engine"
@@ -80,6 +83,16 @@ def test_a_broken_engine_forfeits_and_the_tournament_goes_on(fault, reason, tmp_
     assert [json.loads(line)["index"] for line in lines] == [0, 1]
 
 
+def test_bytes_that_are_not_utf8_forfeit_at_once():
+    game = kibitz.Game("just4fun_colours", players=2)
+    # a margin of a minute: a reader thread killed by the bytes would show as a timeout
+    t = Tournament(game, [broken("badbytes"), "greedy"], games=1, seed=3, movetime_ms=500, margin_ms=60_000)
+    (record,) = t.run().records
+    assert record.adjudication is not None
+    assert record.adjudication["reason"] == "sent bytes that are not UTF-8: b'bestmove \\xff\\xfe'"
+    replay(record)
+
+
 def test_a_faulty_engine_is_restarted_for_the_next_game():
     game = kibitz.Game("just4fun_colours", players=2)
     result = Tournament(game, [broken("crash", decision=1), ENGINE], games=2, seed=1, **FAST).run()
@@ -87,11 +100,24 @@ def test_a_faulty_engine_is_restarted_for_the_next_game():
     assert all(r.adjudication["reason"].startswith("crashed (exit code 3)") for r in result.records)
 
 
-def test_an_engine_that_cannot_start_forfeits_each_game():
+@pytest.mark.parametrize(
+    "player,reason",
+    [("engine:/nonexistent/engine-binary", "cannot start '/nonexistent/engine-binary'"), (broken("startup"), "crashed (exit code 4)")],
+    ids=["no binary", "no kgiok"],
+)
+def test_an_engine_that_cannot_start_forfeits_each_game_and_the_records_replay(player, reason, tmp_path):
     game = kibitz.Game("just4fun_colours", players=2)
-    result = Tournament(game, ["engine:/nonexistent/engine-binary", "greedy"], games=2, seed=1, **FAST).run()
-    assert all(r.adjudication["reason"].startswith("cannot start '/nonexistent/engine-binary'") for r in result.records)
-    assert [b.faults for b in result.bots] == [2, 0]
+    path = tmp_path / "r.jsonl"
+    result = Tournament(game, [player, "greedy"], games=4, seed=1, results_path=str(path), **FAST).run()
+    assert [b.faults for b in result.bots] == [4, 0]
+    for record in result.records:
+        seat = record.specs.index(player)
+        assert record.adjudication == {"seat": seat, "label": player, "reason": record.adjudication["reason"], "phase": "start"}
+        assert record.adjudication["reason"].startswith(reason) and record.actions == []
+        assert record.returns[seat] == 0 and replay(record).current_player != TERMINAL
+    # every start-up forfeit replays, also one of a seat that was not the first to move
+    assert any(replay(r).current_player != r.adjudication["seat"] for r in result.records)
+    assert main(["replay", str(path)]) == 0
 
 
 def test_an_interrupted_tournament_resumes_without_replaying_finished_games(tmp_path):
@@ -108,6 +134,19 @@ def test_an_interrupted_tournament_resumes_without_replaying_finished_games(tmp_
     # nothing left to play: the file is not touched
     Tournament(game, [ENGINE, "greedy"], games=4, seed=9, results_path=str(path), **FAST).run()
     assert path.read_text().splitlines() == lines
+
+
+def test_a_tournament_resumes_after_a_torn_last_line(tmp_path):
+    game = kibitz.Game("just4fun_colours", players=2)
+    path = tmp_path / "results.jsonl"
+    whole = Tournament(game, ["random", "greedy"], games=3, seed=9, results_path=str(tmp_path / "whole.jsonl")).run()
+    lines = (tmp_path / "whole.jsonl").read_text().splitlines(keepends=True)
+    for kept in (lines[0] + lines[1][:-1], lines[0] + lines[1] + lines[2][:30]):  # newline lost / line cut off
+        path.write_text(kept)
+        with warnings.catch_warnings(record=True):
+            resumed = Tournament(game, ["random", "greedy"], games=3, seed=9, results_path=str(path)).run()
+        assert path.read_text() == "".join(lines) and resumed.records == whole.records
+    assert (tmp_path / "results.jsonl.torn").read_text() == lines[2][:30]
 
 
 def test_a_results_file_of_another_tournament_is_refused(tmp_path):

@@ -21,8 +21,9 @@ from kibitz.game import (
     View,
     games,
 )
-from kibitz.match import GameRecord, MatchResult, play_game, replay, run_match
+from kibitz.match import MatchResult, play_game, replay, run_match
 from kibitz.params import SearchParams
+from kibitz.records import GameRecord
 
 __all__ = [
     "CHANCE",

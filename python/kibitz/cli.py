@@ -26,15 +26,8 @@ from rich.console import Console
 
 from kibitz.errors import IllegalMoveError, NotationError, OptionError, UnknownGameError
 from kibitz.game import CHANCE, Game, State, View, games
-from kibitz.match import (
-    GameRecord,
-    MatchResult,
-    play_bots,
-    read_records,
-    replay,
-    run_match,
-    seat_bots,
-)
+from kibitz.match import MatchResult, play_bots, replay, run_match, seat_bots
+from kibitz.records import GameRecord, read_records
 from kibitz.referee import ENGINE_PREFIX, Tournament
 
 DEFAULT_PLAY_BOTS = ["ismcts:iterations=2000", "ismcts:iterations=2000"]

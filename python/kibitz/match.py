@@ -1,5 +1,6 @@
 """Games between bots: one game (:func:`play_game`), a match of many games run in parallel
-(:func:`run_match`), game records as JSON lines, and exact replay of a record.
+(:func:`run_match`, resumable from its results file) with its plan (:class:`MatchPlan`)
+and statistics, and exact replay of a game record (:mod:`kibitz.records`).
 
 Every random choice of a game (the deal, each chance outcome, each bot's seed) is derived
 from the game's seed with :func:`derive_seed`, so a seed and the bot specs fix the whole game,
@@ -16,14 +17,14 @@ True
 from __future__ import annotations
 
 import hashlib
-import json
 import math
 import os
 import statistics
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
+from functools import cached_property
 from typing import Any, cast
 
 from rich import box
@@ -34,6 +35,7 @@ from rich.table import Table
 from kibitz.bots import Bot, make_bot
 from kibitz.errors import IllegalMoveError, NotationError, OptionError
 from kibitz.game import CHANCE, Game, State
+from kibitz.records import GameRecord, appender, read_results
 
 # z of a two-sided 95 % interval of the normal distribution.
 Z_95: float = statistics.NormalDist().inv_cdf(0.975)
@@ -56,7 +58,8 @@ def derive_seed(seed: int, *path: int | str) -> int:
     return int.from_bytes(digest, "big") >> 1
 
 
-def _initial_state(game: Game, seed: int) -> State:
+def initial_state(game: Game, seed: int) -> State:
+    """The start of the game with match seed ``seed``: the deal comes from ``derive_seed(seed, "deal")``."""
     return game.new_initial_state(derive_seed(seed, "deal"))
 
 
@@ -67,51 +70,6 @@ def seat_bots(specs: Sequence[str], seed: int) -> list[Bot]:
 
 
 # -- one game ---------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class GameRecord:
-    """One finished game: enough to replay it exactly and to score it.
-
-    ``actions`` holds every applied action id in order, decisions and chance outcomes alike;
-    ``moves`` the same as text. Both are empty when the game was played with ``record=False``.
-    ``returns``, ``scores`` and ``ranks`` are per seat, as :class:`State` gives them.
-    The referee (:mod:`kibitz.referee`) adds the game's ``index`` in its tournament and, when
-    a seat forfeited, the ``adjudication`` (``seat``, ``label``, ``reason``): the game then
-    stops there, the forfeiting team gets return 0 and the last rank, and scores are 0.
-    """
-
-    game: str
-    options: dict[str, str]
-    seed: int
-    specs: list[str]
-    actions: list[int]
-    moves: list[str]
-    returns: list[float]
-    scores: list[float]
-    ranks: list[int]
-    index: int | None = None
-    adjudication: dict[str, Any] | None = None
-
-    def to_json(self) -> str:
-        """The record as one line of JSON."""
-        return json.dumps(asdict(self), separators=(",", ":"))
-
-    @classmethod
-    def from_json(cls, line: str) -> GameRecord:
-        """Reads a line written by :meth:`to_json`; raises ValueError for anything else."""
-        try:
-            data = json.loads(line)
-            return cls(**data)
-        except (json.JSONDecodeError, TypeError) as err:
-            raise ValueError(f"not a game record ({err}): {line.strip()[:80]!r}") from None
-
-
-def read_records(lines: Iterable[str]) -> Iterator[GameRecord]:
-    """The records of a JSON-lines file's lines, skipping blank lines."""
-    for line in lines:
-        if line.strip():
-            yield GameRecord.from_json(line)
 
 
 def play_bots(
@@ -134,7 +92,7 @@ def play_bots(
     if len(bots) != game.num_players:
         raise OptionError(f"{game.name} with {game.num_players} players needs {game.num_players} bots, got {len(bots)}")
     names = list(labels) if labels is not None else [bot.name for bot in bots]
-    state = _initial_state(game, seed)
+    state = initial_state(game, seed)
     actions: list[int] = []
     moves: list[str] = []
     play_out(
@@ -208,7 +166,7 @@ def replay(record: GameRecord) -> State:
     if a recorded action or its text does not fit, if the game does not end with the last
     action, or if the final result differs from the recorded one.
     """
-    state = _initial_state(Game(record.game, **record.options), record.seed)
+    state = initial_state(Game(record.game, **record.options), record.seed)
     if len(record.moves) != len(record.actions):
         raise ValueError(f"record has {len(record.actions)} actions but {len(record.moves)} moves")
     for step, (action, move) in enumerate(zip(record.actions, record.moves)):
@@ -221,8 +179,12 @@ def replay(record: GameRecord) -> State:
         except (IllegalMoveError, NotationError) as err:
             raise type(err)(f"recorded action {step} ({move!r}): {err}") from None
     if record.adjudication is not None:  # a forfeit: the game stopped where the seat failed
-        if state.is_terminal() or state.current_player != record.adjudication.get("seat"):
-            raise ValueError(f"the forfeit of seat {record.adjudication.get('seat')} does not fit: it was not that seat's decision")
+        seat = record.adjudication["seat"]
+        if record.adjudication.get("phase") == "start":
+            if record.actions:
+                raise ValueError(f"seat {seat} forfeited at start-up, but the record has {len(record.actions)} actions")
+        elif state.is_terminal() or state.current_player != seat:
+            raise ValueError(f"the forfeit of seat {seat} does not fit: it was not that seat's decision")
         return state
     if not state.is_terminal():
         raise ValueError(f"the game is not over after the {len(record.actions)} recorded actions")
@@ -404,6 +366,69 @@ class MatchResult:
 
 
 @dataclass(frozen=True)
+class MatchPlan:
+    """Who plays each seat of each game of a match or tournament, and with which seed: the
+    one place that says it, for :func:`run_match`, the referee, resuming a results file and
+    the statistics.
+
+    Game g has the seed ``derive_seed(seed, g)``; the players (bot specs, or the referee's
+    ``engine:<command>``) fill the seats as :func:`seat_assignment` says, and are named in
+    records and tables by their labels (:func:`bot_labels`).
+    """
+
+    game: Game
+    players: list[str]
+    games: int
+    seed: int
+    rotate: bool = True
+
+    @cached_property
+    def labels(self) -> list[str]:
+        return bot_labels(self.players)
+
+    def seats(self, g: int) -> list[int]:
+        """The player (index into ``players``) at each seat of game ``g``."""
+        return seat_assignment(len(self.players), self.game.num_players, g, self.rotate)
+
+    def game_seed(self, g: int) -> int:
+        return derive_seed(self.seed, g)
+
+    def seat_labels(self, g: int) -> list[str]:
+        return [self.labels[p] for p in self.seats(g)]
+
+    def mismatch(self, record: GameRecord) -> str | None:
+        """Why ``record`` is not game ``record.index`` of this plan, or None if it is."""
+        g = record.index
+        if g is None:
+            return "it has no game index"
+        if not 0 <= g < self.games:
+            return f"it is game {g}, beyond the {self.games} games"
+        if record.game != self.game.name or record.options != dict(self.game.options):
+            return f"it is {record.game} with options {record.options}"
+        if record.seed != self.game_seed(g):
+            return f"game {g} has the seed {self.game_seed(g)}, the record {record.seed}"
+        if record.specs != self.seat_labels(g):
+            return f"game {g} seats {', '.join(self.seat_labels(g))}, the record {', '.join(record.specs)}"
+        return None
+
+    def resume(self, path: str | None, what: str = "match") -> dict[int, GameRecord]:
+        """The games of this plan already in the results file ``path`` (see
+        :func:`kibitz.records.read_results`: a torn last line is set aside, with a warning)."""
+        return {} if path is None else read_results(path, self.mismatch, what).records
+
+    def result(self, records: dict[int, GameRecord], sees_everything: Sequence[bool]) -> MatchResult:
+        """The statistics of every game of the plan (``records`` holds each by its index)."""
+        ordered = [records[g] for g in range(self.games)]
+        teams = self.game.teams
+        bots = []
+        for p, spec in enumerate(self.players):
+            outcomes = [_bot_outcome(r, self.seats(g), p, teams) for g, r in enumerate(ordered)]
+            faults = sum(1 for g, r in enumerate(ordered) if r.adjudication is not None and self.seats(g)[r.adjudication["seat"]] == p)
+            bots.append(replace(_bot_stats(self.labels[p], spec, sees_everything[p], outcomes), faults=faults))
+        return MatchResult(self.game.name, dict(self.game.options), self.seed, self.games, bots, ordered)
+
+
+@dataclass(frozen=True)
 class _GameTask:
     """One game of a match, as sent to a worker process."""
 
@@ -411,13 +436,15 @@ class _GameTask:
     game: str
     options: dict[str, str]
     specs: list[str]
+    labels: list[str]
     seed: int
     record: bool
 
 
 def _play_task(task: _GameTask) -> tuple[int, GameRecord]:
     game = Game(task.game, **task.options)
-    return task.index, play_game(game, task.specs, task.seed, record=task.record)
+    record = play_bots(game, seat_bots(task.specs, task.seed), task.seed, labels=task.labels, record=task.record)
+    return task.index, replace(record, index=task.index)
 
 
 @contextmanager
@@ -452,10 +479,14 @@ def run_match(
 
     Seats are filled by :func:`seat_assignment`; with ``rotate`` and a number of games that
     is a multiple of ``len(specs)`` every bot plays every seat equally often. Game g uses the
-    seed ``derive_seed(seed, g)``. Games run in ``processes`` worker processes (default: one
-    per CPU; 1 plays in this process); the result does not depend on that number.
-    ``progress`` shows a progress bar on stderr. With ``record_path`` each game's record is
-    appended to that file as a JSON line, in game order.
+    seed ``derive_seed(seed, g)`` (see :class:`MatchPlan`). Games run in ``processes`` worker
+    processes (default: one per CPU; 1 plays in this process); the result does not depend on
+    that number. ``progress`` shows a progress bar on stderr.
+
+    With ``record_path`` each game's record is appended to that file as a JSON line, in game
+    order, and a match started again with the same file resumes: it plays only the games not
+    in the file (the statistics cover all of them). A file of another match (other game,
+    options, bots, seed, or more games than ``games``) is refused with OptionError.
     """
     if not 2 <= len(specs) <= game.num_players:
         raise OptionError(
@@ -465,33 +496,26 @@ def run_match(
         raise OptionError(f"a match needs at least 1 game, got {games}")
     if processes is not None and processes < 1:
         raise OptionError(f"processes must be >= 1, got {processes}")
-    processes = min(processes or os.cpu_count() or 1, games)
     # Building each bot once here reports a bad spec before any game starts.
     sees_everything = [getattr(make_bot(spec), "sees_everything", False) for spec in specs]
-
-    assignments = [seat_assignment(len(specs), game.num_players, g, rotate) for g in range(games)]
-    record_moves = record_path is not None
+    plan = MatchPlan(game, list(specs), games, seed, rotate)
+    records = plan.resume(record_path)
+    todo = [g for g in range(games) if g not in records]
+    processes = max(1, min(processes or os.cpu_count() or 1, len(todo)))
     tasks = [
-        _GameTask(g, game.name, dict(game.options), [specs[b] for b in seats], derive_seed(seed, g), record_moves)
-        for g, seats in enumerate(assignments)
+        _GameTask(g, game.name, dict(game.options), [specs[p] for p in plan.seats(g)], plan.seat_labels(g), plan.game_seed(g), record_path is not None)
+        for g in todo
     ]
-    records: list[GameRecord | None] = [None] * games
     with (
         _finished_games(tasks, processes) as finished,
-        _progress_bar(progress, games) as advance,
-        _record_writer(record_path) as write,
+        progress_bar(progress, len(todo)) as advance,
+        _ordered_writer(record_path, todo) as write,
     ):
         for index, record in finished:
             records[index] = record
             write(index, record)
             advance()
-    played = [record for record in records if record is not None]
-    labels = bot_labels(specs)
-    bots = []
-    for b, spec in enumerate(specs):
-        outcomes = [_bot_outcome(record, seats, b, game.teams) for record, seats in zip(played, assignments)]
-        bots.append(_bot_stats(labels[b], spec, sees_everything[b], outcomes))
-    return MatchResult(game.name, dict(game.options), seed, games, bots, played)
+    return plan.result(records, sees_everything)
 
 
 def _bot_outcome(record: GameRecord, assignment: list[int], bot: int, teams: list[int]) -> tuple[float, float, float]:
@@ -520,29 +544,25 @@ def _bot_stats(label: str, spec: str, sees_everything: bool, outcomes: list[tupl
 
 
 @contextmanager
-def _record_writer(path: str | None) -> Iterator[Callable[[int, GameRecord], None]]:
-    """A function that appends records to a JSON-lines file in game order, although games
-    finish in any order (or ignores them without a path)."""
-    if path is None:
-        yield lambda index, record: None
-        return
+def _ordered_writer(path: str | None, order: list[int]) -> Iterator[Callable[[int, GameRecord], None]]:
+    """A function that appends records to a results file in the order of ``order`` (game
+    indices), although games finish in any order; it ignores them without a path."""
     waiting: dict[int, GameRecord] = {}
-    next_index = 0
-    with open(path, "a", encoding="utf-8") as file:
+    position = 0
+    with appender(path) as append:
 
         def add(index: int, record: GameRecord) -> None:
-            nonlocal next_index
+            nonlocal position
             waiting[index] = record
-            while next_index in waiting:
-                file.write(waiting.pop(next_index).to_json() + "\n")
-                next_index += 1
-            file.flush()
+            while position < len(order) and order[position] in waiting:
+                append(waiting.pop(order[position]))
+                position += 1
 
         yield add
 
 
 @contextmanager
-def _progress_bar(enabled: bool, total: int) -> Iterator[Callable[[], None]]:
+def progress_bar(enabled: bool, total: int) -> Iterator[Callable[[], None]]:
     """A function that advances a rich progress bar on stderr (or does nothing)."""
     if not enabled:
         yield lambda: None

@@ -8,7 +8,7 @@ answers with an illegal move or sends a line that is not protocol loses the game
 fresh process for that engine.
 
 Each finished game is appended to a JSON-lines results file as it ends: the game record
-(:class:`kibitz.match.GameRecord`) with the game's index and the adjudication, if any. A
+(:class:`kibitz.records.GameRecord`) with the game's index and the adjudication, if any. A
 tournament started again with the same file plays only the games that are not in it.
 
 >>> from kibitz.referee import Tournament
@@ -19,8 +19,8 @@ tournament started again with the same file plays only the games that are not in
 
 from __future__ import annotations
 
-import os
 import queue
+import re
 import shlex
 import subprocess
 import tempfile
@@ -28,28 +28,18 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import IO, Any
 
 from kibitz.bots import Bot, make_bot
 from kibitz.errors import NotationError, OptionError
 from kibitz.game import Game, State
-from kibitz.match import (
-    GameRecord,
-    MatchResult,
-    _bot_outcome,
-    _bot_stats,
-    _initial_state,
-    _progress_bar,
-    bot_labels,
-    derive_seed,
-    play_out,
-    read_records,
-    seat_assignment,
-)
+from kibitz.match import MatchPlan, MatchResult, derive_seed, initial_state, play_out, progress_bar
+from kibitz.records import GameRecord, appender
 
 ENGINE_PREFIX = "engine:"  # a player spec naming an engine command instead of a built-in bot
 HANDSHAKE_S = 20.0  # time for an engine to start and answer kgi / isready
+NOT_UTF8 = re.compile("[\udc80-\udcff]")  # bytes that are not UTF-8, as surrogateescape decodes them
 REPLY_WORDS = {"id", "option", "kgiok", "readyok", "info", "bestmove", "response", "legal", "perft"}
 
 
@@ -99,7 +89,7 @@ class EngineSeat:
         self, command: str, movetime_ms: int, margin_ms: int, iterations: int | None = None, incremental: bool = False
     ) -> None:
         self.command = command
-        self.argv = shlex.split(command)
+        self.argv = engine_argv(command)
         if not self.argv:
             raise OptionError("an engine needs a command, e.g. engine:kibitz engine")
         self.movetime_ms, self.margin_ms, self.iterations, self.incremental = movetime_ms, margin_ms, iterations, incremental
@@ -113,8 +103,16 @@ class EngineSeat:
     def _start(self) -> None:
         self._stderr = tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace")
         try:
+            # surrogateescape: a byte that is not UTF-8 reaches _until, which forfeits the seat for it
             self._process = subprocess.Popen(
-                self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr, text=True, bufsize=1
+                self.argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=self._stderr,
+                text=True,
+                encoding="utf-8",
+                errors="surrogateescape",
+                bufsize=1,
             )
         except OSError as err:
             raise SeatFault(f"cannot start '{self.command}': {err}") from None
@@ -165,6 +163,9 @@ class EngineSeat:
             line = line.strip()
             if not line:
                 continue
+            if NOT_UTF8.search(line):
+                raw = line.encode("utf-8", "surrogateescape")
+                raise SeatFault(f"sent bytes that are not UTF-8: {raw[:80]!r}")
             if line.startswith("info string error"):
                 raise SeatFault(f"engine reported: {line[len('info string ') :]}")
             if line.split()[0] not in REPLY_WORDS:
@@ -221,10 +222,23 @@ class EngineSeat:
 
 
 def _pump(stream: IO[str], lines: queue.Queue[str | None]) -> None:
-    """Copies an engine's output lines into a queue; None marks the end."""
-    for line in stream:
-        lines.put(line)
-    lines.put(None)
+    """Copies an engine's output lines into a queue; None marks the end (also when reading
+    fails, so that the referee never waits for a reader that is gone)."""
+    try:
+        for line in stream:
+            lines.put(line)
+    except (OSError, ValueError):
+        pass
+    finally:
+        lines.put(None)
+
+
+def engine_argv(command: str) -> list[str]:
+    """An engine command split like a shell line; raises OptionError for bad quoting."""
+    try:
+        return shlex.split(command)
+    except ValueError as err:  # shlex: "No closing quotation", "No escaped character"
+        raise OptionError(f"engine command {command!r}: {err}") from None
 
 
 # -- one game ----------------------------------------------------------------------------------
@@ -232,12 +246,15 @@ def _pump(stream: IO[str], lines: queue.Queue[str | None]) -> None:
 
 @dataclass(frozen=True)
 class Adjudication:
+    """A forfeit: the seat, its player's label, why, and when (kibitz.records.ADJUDICATION_PHASES)."""
+
     seat: int
     label: str
     reason: str
+    phase: str = "decision"
 
     def to_dict(self) -> dict[str, Any]:
-        return {"seat": self.seat, "label": self.label, "reason": self.reason}
+        return {"seat": self.seat, "label": self.label, "reason": self.reason, "phase": self.phase}
 
 
 def forfeit_results(state: State, loser: int) -> tuple[list[float], list[int]]:
@@ -253,13 +270,13 @@ def forfeit_results(state: State, loser: int) -> tuple[list[float], list[int]]:
 
 def referee_game(game: Game, seats: Sequence[BotSeat | EngineSeat], labels: Sequence[str], seed: int, index: int) -> GameRecord:
     """Plays one game; a seat's fault ends it with that seat's forfeit (recorded)."""
-    state = _initial_state(game, seed)
+    state = initial_state(game, seed)
     for seat, player in enumerate(seats):
         try:
             player.new_game(game, seat, derive_seed(seed, "bot", seat))
-        except SeatFault as fault:
+        except SeatFault as fault:  # before any action: whoever is to move, this seat forfeits
             player.close(graceful=False)  # the next game starts a fresh process
-            return _record(game, labels, seed, index, state, [], [], Adjudication(seat, labels[seat], str(fault)))
+            return _record(game, labels, seed, index, state, [], [], Adjudication(seat, labels[seat], str(fault), "start"))
     actions: list[int] = []
     moves: list[str] = []
 
@@ -322,7 +339,8 @@ def _record(
 @dataclass
 class Tournament:
     """Games between ``players`` (bot specs, or ``engine:<command>``), seats rotated as in
-    :func:`kibitz.match.run_match`; game g uses the seed ``derive_seed(seed, g)``."""
+    :func:`kibitz.match.run_match`; game g uses the seed ``derive_seed(seed, g)`` (the plan
+    is a :class:`kibitz.match.MatchPlan`)."""
 
     game: Game
     players: list[str]
@@ -344,40 +362,20 @@ class Tournament:
             raise OptionError(f"a tournament needs at least 1 game, got {self.games}")
         if self.movetime_ms < 1 or self.margin_ms < 0:
             raise OptionError("movetime must be >= 1 ms and the margin >= 0 ms")
+        self.sees_everything: list[bool] = []
         for spec in self.players:  # a bad spec fails before any game starts
             if is_engine(spec):
-                if not shlex.split(spec[len(ENGINE_PREFIX) :]):
+                if not engine_argv(spec[len(ENGINE_PREFIX) :]):
                     raise OptionError(f"player {spec!r}: an engine needs a command, e.g. engine:kibitz engine")
+                self.sees_everything.append(False)
             else:
-                make_bot(spec)
-        self.labels = bot_labels(self.players)
-
-    def plan(self, index: int) -> tuple[list[int], int]:
-        """Which player sits at each seat in game ``index``, and the game's seed."""
-        return seat_assignment(len(self.players), self.game.num_players, index), derive_seed(self.seed, index)
+                self.sees_everything.append(getattr(make_bot(spec), "sees_everything", False))
+        self.schedule = MatchPlan(self.game, self.players, self.games, self.seed)
+        self.labels = self.schedule.labels
 
     def finished(self) -> dict[int, GameRecord]:
         """The games already in the results file, checked against this tournament's plan."""
-        if self.results_path is None or not os.path.exists(self.results_path):
-            return {}
-        done: dict[int, GameRecord] = {}
-        with open(self.results_path, encoding="utf-8") as file:
-            for number, record in enumerate(read_records(file), start=1):
-                seats, seed = self.plan(record.index if record.index is not None else -1)
-                expected = [self.labels[p] for p in seats]
-                if (
-                    record.index is None
-                    or not 0 <= record.index < self.games
-                    or record.seed != seed
-                    or record.specs != expected
-                    or record.game != self.game.name
-                    or record.options != dict(self.game.options)
-                ):
-                    raise OptionError(
-                        f"{self.results_path} line {number} is not a game of this tournament (game, options, players, seed and number of games must match)"
-                    )
-                done[record.index] = record
-        return done
+        return self.schedule.resume(self.results_path, "tournament")
 
     def run(self) -> MatchResult:
         """Plays the games not yet in the results file; the statistics cover all games."""
@@ -385,23 +383,16 @@ class Tournament:
         todo = [g for g in range(self.games) if g not in records]
         with (
             _seat_pool(self) as seats_for,
-            _progress_bar(self.progress, len(todo)) as advance,
-            _appender(self.results_path) as append,
+            progress_bar(self.progress, len(todo)) as advance,
+            appender(self.results_path) as append,
         ):
             for g in todo:
-                assignment, seed = self.plan(g)
-                record = referee_game(self.game, seats_for(assignment), [self.labels[p] for p in assignment], seed, g)
+                plan = self.schedule
+                record = referee_game(self.game, seats_for(plan.seats(g)), plan.seat_labels(g), plan.game_seed(g), g)
                 records[g] = record
                 append(record)
                 advance()
-        ordered = [records[g] for g in range(self.games)]
-        assignments = [self.plan(g)[0] for g in range(self.games)]
-        bots = []
-        for p, spec in enumerate(self.players):
-            stats = _bot_stats(self.labels[p], spec, False, [_bot_outcome(r, a, p, self.game.teams) for r, a in zip(ordered, assignments)])
-            faults = sum(1 for r, a in zip(ordered, assignments) if r.adjudication is not None and a[r.adjudication["seat"]] == p)
-            bots.append(replace(stats, faults=faults))
-        return MatchResult(self.game.name, dict(self.game.options), self.seed, self.games, bots, ordered)
+        return self.schedule.result(records, self.sees_everything)
 
 
 @contextmanager
@@ -431,18 +422,3 @@ def _seat_pool(tournament: Tournament) -> Iterator[Callable[[list[int]], list[Bo
     finally:
         for player in pool.values():
             player.close()
-
-
-@contextmanager
-def _appender(path: str | None) -> Iterator[Callable[[GameRecord], None]]:
-    """A function that appends a record to the results file (flushed at once), or does nothing."""
-    if path is None:
-        yield lambda record: None
-        return
-    with open(path, "a", encoding="utf-8") as file:
-
-        def append(record: GameRecord) -> None:
-            file.write(record.to_json() + "\n")
-            file.flush()
-
-        yield append
