@@ -197,3 +197,85 @@ def test_a_partnership_win_is_reported_as_the_winning_team(capsys):
     assert last.startswith("winning team: seat 0 (greedy), seat 2 (greedy);") or last.startswith(
         "winning team: seat 1 (random), seat 3 (random);"
     ), last
+
+
+# -- the human at the prompt ----------------------------------------------------------------------
+
+
+def test_play_as_human_in_any_case_with_help_hint_and_undo(monkeypatch, capsys):
+    upper = [field.upper() for field in FIELDS]
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\n".join(["help", "undo", "hint", "A1", "B1", "undo", *upper * 25]) + "\n"))
+    assert main(["play", GAME, "--bots", "greedy", "--human", "0", "--seed", "5"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("help, hint") >= 2 and "nothing to undo: this is your first move" in out
+    hint = re.search(r"^seat 0> hint \(ismcts:iterations=5000\): ([a-f][1-6])$", out, re.MULTILINE)
+    assert hint is not None
+    assert "seat 0 (human) plays a1" in out and "seat 0 (human) plays b1" in out  # typed A1, B1
+    assert "taken back: your last move and everything after it (1 undo)" in out
+    legal = re.findall(r"^legal moves: .*$", out, re.MULTILINE)
+    assert legal[3] == legal[1]  # after the undo, the decision before B1 again
+    # the last screen: the board as seat 0 sees it, the last move, why it ended, the result
+    end = out.split("game over; your view (seat 0):\n")[1]
+    assert "a   b   c   d   e   f" in end and "hand ???" in end and "wins" in end
+    assert re.search(r"^(winner|joint winners): seat", end, re.MULTILINE)
+    assert "just4fun_colours seat=0" not in out  # never the raw view notation
+
+
+def test_play_as_human_quit(monkeypatch, capsys):
+    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
+    assert main(["play", GAME, "--bots", "greedy", "--human", "0", "--seed", "5"]) == 1
+    assert capsys.readouterr().err.strip() == "game abandoned: you quit"
+
+
+def test_ctrl_c_at_the_prompt_is_one_line_and_exit_130(monkeypatch, capsys):
+    def interrupted(prompt: str = "") -> str:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("builtins.input", interrupted)
+    assert main(["play", GAME, "--bots", "greedy", "--human", "0", "--seed", "5"]) == 130
+    assert capsys.readouterr().err.strip() == "interrupted"
+
+
+# -- errors: one line, non-zero exit ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("argv", "named"),
+    [
+        (["match", GAME, "--bots", "random", "greedy", "--games", "1", "--processes", "1", "--out", "/tmp"], "Is a directory: /tmp"),
+        (["referee", GAME, "--bots", "random", "greedy", "--games", "1", "--results", "/tmp"], "Is a directory: /tmp"),
+        (["referee", GAME, "--bots", "engine:kibitz 'engine", "greedy", "--games", "1"], "No closing quotation"),
+        (["match", GAME, "--bots", "greedy", "--engine", "kibitz 'engine", "--games", "1"], "No closing quotation"),
+        (["replay", "/tmp"], "Is a directory: /tmp"),
+    ],
+)
+def test_files_and_commands_that_cannot_be_used_are_one_error_line(argv, named, capsys):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and named in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_a_closed_output_pipe_is_one_line_and_exit_141(records_file: Path):
+    process = subprocess.Popen(
+        [sys.executable, "-m", "kibitz", "replay", str(records_file), "--show"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    assert process.stdout is not None and process.stderr is not None
+    process.stdout.close()  # like `| head -1` that has read its line: every write fails
+    err = process.stderr.read()
+    assert process.wait(timeout=60) == 141
+    assert err == "error: the output was closed before everything was written (broken pipe)\n"
+
+
+def test_version_and_the_bots_in_help(capsys):
+    from importlib.metadata import version
+
+    from kibitz.bots import presets
+
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out.strip() == f"kibitz {version('kibitz')}"
+    for argv in (["--help"], ["match", "--help"], ["play", "--help"], ["referee", "--help"]):
+        assert main(argv) == 0
+        out = capsys.readouterr().out
+        assert all(name in out for name in ("random", "greedy", "uct", "pimc", "ismcts", "mo_ismcts"))
+        assert all(f"preset {name}: " in out for name in presets())
+        assert "iterations        an integer in 0..1000000000" in out

@@ -9,6 +9,13 @@
 True
 """
 
+from importlib.metadata import PackageNotFoundError, version
+
+try:
+    __version__ = version("kibitz")  # declared once, in pyproject.toml
+except PackageNotFoundError:  # a source tree on sys.path, not installed
+    __version__ = "0+unknown"
+
 from kibitz.bots import Bot, GreedyBot, RandomBot, SearchBot, make_bot, parse_spec
 from kibitz.errors import IllegalMoveError, NotationError, OptionError, UnknownGameError
 from kibitz.game import (
@@ -51,4 +58,3 @@ __all__ = [
     "replay",
     "run_match",
 ]
-__version__ = "0.1.0"

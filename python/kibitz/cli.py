@@ -10,30 +10,42 @@
     kibitz bench
 
 Exit codes: 0 success; 1 a replay that does not verify, an unavailable benchmark or a game
-abandoned at the prompt; 2 bad input (unknown game, bad option, bot spec or move, missing
-file), reported as ``error: <message>`` on stderr.
+abandoned at the prompt (``quit`` or the input ended); 2 bad input (unknown game, bad option,
+bot spec or move, a file that cannot be read or written), reported as ``error: <message>``
+on stderr; 130 interrupted (Ctrl-C); 141 the output was closed early (``kibitz replay … |
+head -1``). Each ends in one line on stderr, never a traceback.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
-from collections.abc import Sequence
+import warnings
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
 
 from rich.console import Console
 
+from kibitz import __version__
+from kibitz.bots import ALGORITHM_NAMES, Bot, make_bot, presets
 from kibitz.errors import IllegalMoveError, NotationError, OptionError, UnknownGameError
 from kibitz.game import CHANCE, Game, State, View, games
-from kibitz.match import MatchResult, play_bots, replay, run_match, seat_bots
+from kibitz.match import MatchResult, bot_action, derive_seed, initial_state, play_bots, play_out, replay, run_match, seat_bots
+from kibitz.params import PARAMETERS
 from kibitz.records import GameRecord, read_records
 from kibitz.referee import ENGINE_PREFIX, Tournament
 
 DEFAULT_PLAY_BOTS = ["ismcts:iterations=2000", "ismcts:iterations=2000"]
+HINT_BOT = "ismcts:iterations=5000"  # the suggestion `hint` shows at the human prompt
 
 # What bad input raises; main() reports these without a traceback.
-USER_ERRORS = (OptionError, UnknownGameError, NotationError, IllegalMoveError, FileNotFoundError)
+USER_ERRORS = (OptionError, UnknownGameError, NotationError, IllegalMoveError, OSError)
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
+EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -47,26 +59,60 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
-        return args.run(args)
+        with _warnings_as_lines():
+            code = int(args.run(args))
+            sys.stdout.flush()  # a closed pipe shows here, not as a traceback at exit
+            return code
+    except BrokenPipeError:
+        _discard_stdout()
+        print("error: the output was closed before everything was written (broken pipe)", file=sys.stderr)
+        return EXIT_BROKEN_PIPE
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
     except USER_ERRORS as err:
         print(f"error: {_error_message(err)}", file=sys.stderr)
         return 2
 
 
 def _error_message(err: Exception) -> str:
-    if isinstance(err, FileNotFoundError):
-        return f"{err.strerror}: {err.filename}"
+    if isinstance(err, OSError) and err.strerror:
+        return f"{err.strerror}: {err.filename}" if err.filename else err.strerror
     return str(err)
 
 
+@contextmanager
+def _warnings_as_lines() -> Iterator[None]:
+    """Warnings (a torn results file set aside, say) as one ``warning: …`` line on stderr."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("always")
+        warnings.showwarning = lambda message, *rest: print(f"warning: {message}", file=sys.stderr)
+        yield
+
+
+def _discard_stdout() -> None:
+    """Points stdout at /dev/null, so that Python's flush at exit does not fail again."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):  # not a real file (tests capture it)
+        pass
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="kibitz", description="Game-AI engine for hidden-information tabletop games.")
+    parser = argparse.ArgumentParser(
+        prog="kibitz",
+        description="Game-AI engine for hidden-information tabletop games.",
+        epilog=bots_help(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"kibitz {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    with_bots: dict[str, Any] = {"epilog": bots_help(), "formatter_class": argparse.RawDescriptionHelpFormatter}
 
     games_parser = commands.add_parser("games", help="list the games and their options")
     games_parser.set_defaults(run=games_command)
 
-    play = commands.add_parser("play", help="play one game move by move, bots against bots or you")
+    play = commands.add_parser("play", help="play one game move by move, bots against bots or you", **with_bots)
     play.add_argument("game")
     _add_game_arguments(play)
     play.add_argument(
@@ -80,7 +126,7 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--human", type=int, metavar="SEAT", help="play this seat yourself, typing moves")
     play.set_defaults(run=play_command)
 
-    match = commands.add_parser("match", help="play many games between bots and compare them")
+    match = commands.add_parser("match", help="play many games between bots and compare them", **with_bots)
     match.add_argument("game")
     _add_game_arguments(match)
     match.add_argument("--bots", nargs="+", metavar="SPEC", default=[], help="bot specs (2 or more players in all, with --engine)")
@@ -90,12 +136,14 @@ def _parser() -> argparse.ArgumentParser:
     match.add_argument("--games", type=int, default=100, help="number of games (default 100)")
     match.add_argument("--seed", type=int, default=0, help="seed of the match (default 0)")
     match.add_argument("--processes", type=int, help="worker processes (default: one per CPU)")
-    match.add_argument("--out", metavar="FILE.jsonl", help="append every game's record to this file")
+    match.add_argument("--out", metavar="FILE.jsonl", help="append every game's record to this file; resume from it")
     match.add_argument("--json", action="store_true", help="print the results as JSON instead of a table")
     _add_referee_arguments(match)
     match.set_defaults(run=match_command)
 
-    referee = commands.add_parser("referee", help="run a tournament between engine processes and bots over the text protocol")
+    referee = commands.add_parser(
+        "referee", help="run a tournament between engine processes and bots over the text protocol", **with_bots
+    )
     referee.add_argument("game")
     _add_game_arguments(referee)
     referee.add_argument("--bots", nargs="+", metavar="SPEC", required=True, help="2 or more players: bot specs, or engine:<command>")
@@ -181,22 +229,71 @@ def play_command(args: argparse.Namespace) -> int:
     labels = [args.bots[seat % len(args.bots)] for seat in range(game.num_players)]
     bots = seat_bots(labels, seed)
     human = args.human
-    if human is not None:
-        if not 0 <= human < game.num_players:
-            raise OptionError(f"--human {human}: no such seat; seats are 0..{game.num_players - 1}")
-        bots[human] = HumanPlayer()
-        labels[human] = "human"
+    if human is None:
+        print(f"{game!r} seed {seed}: " + ", ".join(f"seat {seat} {label}" for seat, label in enumerate(labels)))
+        record = play_bots(game, bots, seed, labels=labels, on_move=_FullAnnouncer(labels))
+        print(replay(record))  # the final state; replaying also checks the record
+        print(result_text(record))
+        return 0
+    if not 0 <= human < game.num_players:
+        raise OptionError(f"--human {human}: no such seat; seats are 0..{game.num_players - 1}")
+    labels[human] = "human"
     print(f"{game!r} seed {seed}: " + ", ".join(f"seat {seat} {label}" for seat, label in enumerate(labels)))
-    announce = _FullAnnouncer(labels) if human is None else _SeatAnnouncer(labels, human)
+    print(f"You play seat {human}. {HumanPlayer.COMMANDS}")
     try:
-        record = play_bots(game, bots, seed, labels=labels, on_move=announce)
+        record, final = play_with_human(game, bots, labels, seed, human)
     except EOFError:
         print("\ngame abandoned: the input ended", file=sys.stderr)
         return 1
-    final = replay(record)  # the final state; replaying also checks the record
-    print(final if human is None else f"your view (seat {human}): {final.view(human)}")
+    except QuitGame:
+        print("game abandoned: you quit", file=sys.stderr)
+        return 1
+    print(f"game over; your view (seat {human}):\n{final.render(human)}")
     print(result_text(record))
     return 0
+
+
+class QuitGame(Exception):
+    """``quit`` at the human prompt."""
+
+
+class _Undo(Exception):
+    """``undo`` at the human prompt: take back the human's last decision."""
+
+
+def play_with_human(game: Game, bots: list[Bot], labels: list[str], seed: int, human: int) -> tuple[GameRecord, State]:
+    """Plays a game with a person at seat ``human`` (the other seats' bots see their views);
+    returns the record and the final state. ``undo`` at the prompt takes back the person's
+    last decision and everything after it; chance after an undo is drawn afresh (from
+    ``derive_seed(seed, "undo", n)``), so that an undo does not show the next card."""
+    player = HumanPlayer(derive_seed(seed, "hint"))
+    announce = _SeatAnnouncer(labels, human)
+    state = initial_state(game, seed)
+    actions: list[int] = []
+    moves: list[str] = []
+    decisions: list[tuple[State, int]] = []  # before each of the human's decisions: the state and len(actions)
+
+    def decide(s: State, seat: int) -> int:
+        if seat != human:
+            return bot_action(s, seat, bots[seat], labels[seat])
+        decisions.append((s.clone(), len(actions)))
+        return player.choose(s.view(seat), can_undo=len(decisions) > 1)
+
+    undos = 0
+    while True:
+        try:
+            play_out(state, derive_seed(seed, "undo", undos) if undos else seed, decide, announce, (actions, moves))
+            break
+        except _Undo:
+            decisions.pop()  # the decision being asked
+            state, played = decisions.pop()  # the one taken back
+            del actions[played:], moves[played:]
+            undos += 1
+            print(f"taken back: your last move and everything after it ({undos} undo{'s' if undos > 1 else ''})")
+    record = GameRecord(
+        game.name, dict(game.options), seed, labels, actions, moves, state.returns(), state.scores(), state.ranks()
+    )
+    return record, state
 
 
 def match_command(args: argparse.Namespace) -> int:
@@ -346,24 +443,82 @@ class _SeatAnnouncer:
 
 
 class HumanPlayer:
-    """A player at the terminal: shows its seat's view, reads a move from stdin and asks again,
-    with the error, after an unreadable or illegal move. Raises EOFError when input ends."""
+    """A player at the terminal: shows its seat's view and reads a move from stdin (any case;
+    asked again, with the error, after an unreadable or illegal move). Also understands
+    ``help``, ``hint`` (the engine's suggestion), ``undo`` and ``quit``. Raises EOFError when
+    the input ends."""
 
     name = "human"
     sees_everything = False
+    COMMANDS = "Type a move, or help, hint (a suggestion), undo (take back your last move), quit."
+
+    def __init__(self, hint_seed: int = 0) -> None:
+        self._hint_seed = hint_seed
+        self._hints = 0
 
     def act(self, view: View) -> int:
+        """A move for ``view``, as a bot would give it (no undo)."""
+        return self.choose(view, can_undo=False)
+
+    def choose(self, view: View, can_undo: bool) -> int:
         # view.state() guesses the hidden cards, but a seat's own legal moves depend only on
         # what it knows, so moves are checked exactly against it.
         state = view.state()
         print(f"your view (seat {view.seat}):\n{view.render()}")
         print(f"legal moves: {' '.join(state.legal_moves())}")
         while True:
-            text = input(f"seat {view.seat}> ")
-            try:
-                action = state.parse_move(text)
-                state.apply(action)
-            except (IllegalMoveError, NotationError) as err:
-                print(f"error: {err}")
+            text = input(f"seat {view.seat}> ").strip()
+            command = text.lower()
+            if command in ("help", "?"):
+                print(self.COMMANDS)
+            elif command == "hint":
+                self._hints += 1
+                bot = make_bot(HINT_BOT, seed=derive_seed(self._hint_seed, self._hints))
+                print(f"hint ({HINT_BOT}): {state.move_to_string(bot_action(state, view.seat, bot, HINT_BOT))}")
+            elif command == "undo":
+                if can_undo:
+                    raise _Undo
+                print("nothing to undo: this is your first move")
+            elif command == "quit":
+                raise QuitGame
             else:
-                return action
+                try:
+                    action = _parse_any_case(state, text)
+                    state.clone().apply(action)
+                except (IllegalMoveError, NotationError) as err:
+                    print(f"error: {err}")
+                else:
+                    return action
+
+
+def _parse_any_case(state: State, text: str) -> int:
+    """The action ``text`` names in any case: the legal move it spells (``A1`` for ``a1``),
+    else the first of the text as typed, in lower case or in upper case that reads as a move
+    (so that an illegal move is called illegal, not unreadable); raises NotationError."""
+    same = [move for move in state.legal_moves() if move.lower() == text.lower()]
+    if len(same) == 1:
+        return state.parse_move(same[0])
+    for spelling in (text.lower(), text.upper()):
+        try:
+            return state.parse_move(spelling)
+        except NotationError:
+            pass
+    return state.parse_move(text)
+
+
+def bots_help() -> str:
+    """The bot names, presets and spec parameters, for ``--help``."""
+    names = ", ".join([*ALGORITHM_NAMES, "random", "greedy"])
+    lines = [
+        f"bots: {names} (uct sees every hand: a baseline; ismcts = so_ismcts)",
+        "  with parameters: NAME:key=value,..., e.g. ismcts:iterations=5000,c=0.7,threads=2",
+    ]
+    spec_parameters = [p for p in PARAMETERS if p.name != "algorithm"]  # the bot's name chooses the algorithm
+    width = max(len(p.name) for p in spec_parameters)
+    for p in spec_parameters:
+        also = f" (also {', '.join(p.aliases)})" if p.aliases else ""
+        lines.append(f"    {p.name:<{width}}  {p.allowed()}, default {p.default}{also}: {p.help}")
+    for name, preset in sorted(presets().items()):
+        settings = ",".join(f"{k}={v}" for k, v in preset.get("params", {}).items())
+        lines.append(f"preset {name}: {preset['bot']}:{settings}")
+    return "\n".join(lines)

@@ -98,7 +98,7 @@ def play_bots(
     play_out(
         state,
         seed,
-        lambda s, seat: _bot_action(s, seat, bots[seat], names[seat]),
+        lambda s, seat: bot_action(s, seat, bots[seat], names[seat]),
         on_move,
         (actions, moves) if record else None,
     )
@@ -139,8 +139,10 @@ def play_out(
         step += 1
 
 
-def _bot_action(state: State, seat: int, bot: Bot, label: str) -> int:
-    """The legal action id the bot at ``seat`` chooses."""
+def bot_action(state: State, seat: int, bot: Bot, label: str) -> int:
+    """The legal action id the bot at ``seat`` chooses: it gets the seat's view (the full
+    state if it ``sees_everything``); an illegal or unreadable move raises IllegalMoveError or
+    NotationError naming the bot (``label``), the seat and the move."""
     # Only a bot that declares sees_everything (the perfect-information baseline) gets the full state.
     move = cast(Any, bot).act(state) if getattr(bot, "sees_everything", False) else bot.act(state.view(seat))
     try:

@@ -17,12 +17,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TextIO
 
-from kibitz import _core
+from kibitz import __version__, _core
 from kibitz.errors import IllegalMoveError, NotationError, OptionError, UnknownGameError, shown
 from kibitz.game import Game, State, games
 from kibitz.params import PARAMETERS, Parameter, SearchParams, find_parameter, parse_number
 
-ENGINE_NAME = "kibitz 0.1.0"
+ENGINE_NAME = f"kibitz {__version__}"
 AUTHOR = "the kibitz developers"
 TOP_MOVES = 5  # per-move info lines after a search
 INFO_PERIOD_S = 1.0  # seconds between progress lines while searching
