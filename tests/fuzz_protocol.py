@@ -50,7 +50,7 @@ def seed_lines(rng: random.Random) -> list[str]:
     return [
         "kgi",
         f"newgame {GAME} players 2 seat {seat}",
-        f"position view {state.view(seat).notation}",
+        f"position view {state.view(seat).notation()}",
         f"position state {state.notation()}",
         "setoption name Iterations value 20",
         "go iterations 20",
@@ -79,7 +79,7 @@ def other_games(rng: random.Random) -> list[str]:
         seat = max(state.current_player, 0)
         lines += [
             f"newgame {name} players {players} seat {seat}",
-            f"position view {state.view(seat).notation}",
+            f"position view {state.view(seat).notation()}",
             f"position state {state.notation()}",
             f"observe {state.observation_text(seat, state.legal_actions()[0])}",
         ]
@@ -159,7 +159,7 @@ def handle_checked(engine: Engine, out: list[str], line: str) -> tuple[list[str]
 
 USABLE_CHECK = (
     "newgame yucata start=0 players 2 seat 0",
-    "position view " + kibitz.Game("yucata", players=2, start=0).new_initial_state(0).view(0).notation,
+    "position view " + kibitz.Game("yucata", players=2, start=0).new_initial_state(0).view(0).notation(),
 )
 
 

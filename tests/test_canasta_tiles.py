@@ -373,7 +373,7 @@ def test_pickup_moves_the_top_and_pair_to_the_meld_and_the_pile_to_the_hand_in_p
     assert team_melds(s, 0)[KIND["9"]] == (3, 0, 0)
     assert counts(f["hands"].split(",")[0]) == counts("5.5.6.J.k3")
     assert f["pile"] == "-" and f["top"] == "-" and f["known"].split(",")[0] == "5.J.k3"
-    assert s.view(1).notation.split("known=")[1].startswith("5.J.k3,")  # public to every seat
+    assert s.view(1).notation().split("known=")[1].startswith("5.J.k3,")  # public to every seat
     play(s, "rank:9", "lay:9x0+J")  # the picked-up joker can be laid
     assert fields(s)["known"].split(",")[0] == "5.k3"
 
@@ -575,7 +575,7 @@ def test_first_turn_may_meld_option():
 def test_joker_button_option():
     s = position(["6.7", "4", "6", "13"], phase="draw", joker_button=True, stock="5.J", bonus=(2, 2))
     assert moves(s) == ["draw", "joker"]
-    v = s.view(1).notation
+    v = s.view(1).notation()
     assert "stock_joker=1" in v
     play(s, "joker")
     f = fields(s)
@@ -586,7 +586,7 @@ def test_joker_button_option():
 
 def test_pile_visibility_option():
     s = position(["9.9.5.6", "4.4", "6", "5.6"], phase="draw", top="9", pile="J.5.k3", opened=(True, False), pile_visible=False)
-    assert "pile=?3" in s.view(1).notation and "top=9" in s.view(1).notation
+    assert "pile=?3" in s.view(1).notation() and "top=9" in s.view(1).notation()
     play(s, "take")
     assert fields(s)["known"] == "-,-,-,-"  # nobody remembers what came out of a hidden pile
 
@@ -602,7 +602,7 @@ def test_draws_are_private_and_known_tiles_survive_determinization():
     for seed in range(20):
         d = s.determinize(1, seed)
         assert counts(fields(d)["hands"].split(",")[0])[JOKER] >= 1  # the picked-up joker stays with seat 0
-        assert d.view(1).notation == s.view(1).notation
+        assert d.view(1).notation() == s.view(1).notation()
     hands = {fields(s.determinize(2, seed))["hands"].split(",")[0] for seed in range(20)}
     assert len(hands) > 1  # the rest of seat 0's hand is really hidden (partner included)
     play(s, "discard:6")
@@ -626,9 +626,9 @@ def test_views_followed_from_observations_stay_exact_in_heuristic_rounds():
             s.apply(a)
             views = [v.advance(t) for v, t in zip(views, seen)]
             if steps % 3 == 0:
-                assert [v.notation for v in views] == [s.view(p).notation for p in range(4)]
+                assert [v.notation() for v in views] == [s.view(p).notation() for p in range(4)]
             steps += 1
-        assert [v.notation for v in views] == [s.view(p).notation for p in range(4)]
+        assert [v.notation() for v in views] == [s.view(p).notation() for p in range(4)]
 
 
 def test_determinization_keeps_another_seats_unfinished_opening_possible():
@@ -638,7 +638,7 @@ def test_determinization_keeps_another_seats_unfinished_opening_possible():
     hands = set()
     for seed in range(8):
         d = s.determinize(0, seed)
-        assert d.view(0).notation == s.view(0).notation
+        assert d.view(0).notation() == s.view(0).notation()
         assert kibitz.Game.of_notation(d.notation()).state_from_notation(d.notation()).legal_actions()  # seat 1 can finish its lay
         hands.add(fields(d)["hands"].split(",")[1])
     assert len(hands) > 1
@@ -657,7 +657,7 @@ def test_views_follow_a_three_round_match_through_the_reveals_and_new_deals():
         views = [v.advance(t) for v, t in zip(views, seen)]
         steps += 1
     assert reveals >= 3 and fields(s)["rounds"] == str(reveals)
-    assert [v.notation for v in views] == [s.view(p).notation for p in range(4)]
+    assert [v.notation() for v in views] == [s.view(p).notation() for p in range(4)]
 
 
 def test_a_reveal_that_contradicts_the_view_is_refused():
@@ -665,7 +665,7 @@ def test_a_reveal_that_contradicts_the_view_is_refused():
     seen = s.observation_text(1, s.parse_move("discard:6"))
     assert seen == "discard:6 reveal=-,4,6,13"
     v = s.view(1)
-    assert v.advance(seen).notation == play(s.clone(), "discard:6").view(1).notation
+    assert v.advance(seen).notation() == play(s.clone(), "discard:6").view(1).notation()
     with pytest.raises(kibitz.IllegalMoveError):
         v.advance("discard:6 reveal=-,5,6,13")  # seat 1's own hand is 4
     with pytest.raises(kibitz.NotationError, match="reveal"):
@@ -684,7 +684,7 @@ def test_impossible_observations_are_refused():
         v.advance("discard:4")
     with pytest.raises(kibitz.NotationError):
         v.advance("discard:r3")
-    assert v.advance("discard:1").notation.split("top=")[1].startswith("1 ")  # a 1 seat 1 has not seen is possible
+    assert v.advance("discard:1").notation().split("top=")[1].startswith("1 ")  # a 1 seat 1 has not seen is possible
     play(s, "discard:6", "draw")
     with pytest.raises(kibitz.IllegalMoveError, match="'\\?'"):
         s.view(0).advance("5")  # seat 1's draw is unseen by seat 0
@@ -872,8 +872,8 @@ def test_contracts_hold_under_every_option(options):
             if step % 7 == 0:
                 for p in range(4):
                     v = s.view(p)
-                    assert game.state_from_view(v.notation).view(p).notation == v.notation
-                    assert s.determinize(p, step).view(p).notation == v.notation
+                    assert game.state_from_view(v.notation()).view(p).notation() == v.notation()
+                    assert s.determinize(p, step).view(p).notation() == v.notation()
             if s.is_chance():
                 a = rng.choices(*zip(*s.chance_outcomes()))[0]
             else:
@@ -884,4 +884,4 @@ def test_contracts_hold_under_every_option(options):
             s.apply(a)
             views = [v.advance(t) for v, t in zip(views, seen)]
             step += 1
-        assert [v.notation for v in views] == [s.view(p).notation for p in range(4)]
+        assert [v.notation() for v in views] == [s.view(p).notation() for p in range(4)]

@@ -52,7 +52,7 @@ def test_a_chance_seed_out_of_range_is_refused(state):
 @pytest.mark.parametrize(
     "call,error,named",
     [
-        (lambda s: J4FC.state_from_view(s.view(0).notation.replace("hands=", "hands=é")), NotationError, "field 'hands'"),
+        (lambda s: J4FC.state_from_view(s.view(0).notation().replace("hands=", "hands=é")), NotationError, "field 'hands'"),
         (lambda s: J4FC.state_from_notation(s.notation().replace("board=", "board=²")), NotationError, "field 'board'"),
         (lambda s: s.apply("é1"), NotationError, "'é1' holds the non-ASCII character 'é'"),
         (lambda s: s.view(s.current_player).advance("blocked:é"), NotationError, "non-ASCII character 'é'"),
@@ -80,7 +80,7 @@ def test_non_ascii_text_is_a_clear_error_naming_the_field(state, call, error, na
 def test_a_notation_of_another_game_setup_is_refused_naming_the_field(game, other, named):
     s = other.new_initial_state(3)
     seat = max(s.current_player, 0)
-    for read, text in ((game.state_from_notation, s.notation()), (game.state_from_view, s.view(seat).notation)):
+    for read, text in ((game.state_from_notation, s.notation()), (game.state_from_view, s.view(seat).notation())):
         with pytest.raises(NotationError, match=named):
             read(text)
     assert other.state_from_notation(s.notation()) == s  # its own game reads it
@@ -110,5 +110,5 @@ def test_the_game_of_a_notation_reads_it(game):
     s = game.new_initial_state(5)
     found = kibitz.Game.of_notation(s.notation())
     assert found.num_players == game.num_players and found.state_from_notation(s.notation()) == s
-    assert kibitz.Game.of_notation(s.view(1).notation).options == found.options
+    assert kibitz.Game.of_notation(s.view(1).notation()).options == found.options
     assert all(found.options[k] == v for k, v in game.options.items())

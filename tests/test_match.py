@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+import re
 from collections import Counter
 
 import pytest
@@ -300,3 +301,24 @@ def test_a_bot_holding_both_seats_of_the_winning_team_has_the_whole_win():
     # three bots: the two who share the winning team share the win
     assert _bot_outcome(record, [0, 1, 2, 0], 0, teams)[0] == 0.5
     assert _bot_outcome(record, [0, 1, 2, 0], 2, teams)[0] == 0.5
+
+
+def test_the_table_prints_shares_alike_negative_intervals_clearly_and_long_labels_whole(capsys, monkeypatch) -> None:
+    from kibitz.cli import _print_result
+    from kibitz.match import BotStats, Estimate, MatchResult
+
+    long_label = "ismcts:iterations=5000,c=0.7,epsilon=0.1,rollout=heuristic,threads=2,final=visits"
+    rate = Estimate(0.5, 0.4, 0.6)
+
+    def bot(label: str, share: float, score: Estimate) -> BotStats:
+        return BotStats(label, label, False, 100, 40, 10, share, rate, Estimate(1.5, 1.4, 1.6), score)
+
+    bots = [bot(long_label, 130 / 3, Estimate(-2.62, -3.57, -1.67)), bot("greedy", 7.83333, Estimate(3.0, 2.0, 4.0)), bot("random", 13.5, rate)]
+    result = MatchResult("canasta_tiles", {}, 0, 100, bots, [])
+    monkeypatch.setenv("COLUMNS", "80")  # piped to a narrow reader: still nothing cut
+    _print_result(result, as_json=False)
+    out = capsys.readouterr().out
+    assert long_label in out and "…" not in out
+    assert "-2.62 -3.57..-1.67" in out
+    shares = re.findall(r"\s(\d+\.\d+)\s+50\.0 40\.0\.\.60\.0", out)
+    assert shares == ["43.33", "7.83", "13.50"]

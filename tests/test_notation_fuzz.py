@@ -33,7 +33,7 @@ def sample_texts() -> list[tuple[kibitz.Game, str, bool]]:
                     step += 1
                     if step % 17 == 0:
                         out.append((game, s.notation(), False))
-                        out.append((game, s.view(rng.randrange(players)).notation, True))
+                        out.append((game, s.view(rng.randrange(players)).notation(), True))
     return out
 
 
@@ -73,7 +73,7 @@ def test_mutated_notation_reads_or_raises_a_value_error(index, ops):
         return
     for seat in range(state.num_players):
         view = state.view(seat)
-        assert view.state().view(seat).notation == view.notation
+        assert view.state().view(seat).notation() == view.notation()
         state.determinize(seat, 1)
     if not state.is_terminal():
         assert state.legal_actions()
@@ -82,4 +82,4 @@ def test_mutated_notation_reads_or_raises_a_value_error(index, ops):
 @pytest.mark.parametrize("game,text,is_view", TEXTS[:6])
 def test_unmutated_samples_read_back(game, text, is_view):
     state = game.state_from_view(text) if is_view else game.state_from_notation(text)
-    assert (state.view(int(text.split("seat=")[1].split()[0])).notation if is_view else state.notation()) == text
+    assert (state.view(int(text.split("seat=")[1].split()[0])).notation() if is_view else state.notation()) == text

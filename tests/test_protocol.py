@@ -83,7 +83,7 @@ def test_handshake_lists_every_option_then_kgiok(engine):
 def test_go_answers_a_legal_bestmove_with_statistics(engine):
     s = opening()
     seat = s.current_player
-    engine.ask(f"newgame {GAME} players 2 seat {seat}", f"position view {s.view(seat).notation}", "setoption name Seed value 7")
+    engine.ask(f"newgame {GAME} players 2 seat {seat}", f"position view {s.view(seat).notation()}", "setoption name Seed value 7")
     engine.send("go iterations 3000")
     out = engine.read_until(lambda line: line.startswith("bestmove"))
     assert out[-1].split()[1] in s.legal_moves()
@@ -96,7 +96,7 @@ def test_go_answers_a_legal_bestmove_with_statistics(engine):
 def test_stop_during_go_infinite_returns_promptly(engine):
     s = opening()
     seat = s.current_player
-    engine.ask(f"newgame {GAME} players 2 seat {seat}", f"position view {s.view(seat).notation}")
+    engine.ask(f"newgame {GAME} players 2 seat {seat}", f"position view {s.view(seat).notation()}")
     engine.send("go infinite")
     time.sleep(0.5)
     started = time.monotonic()
@@ -110,7 +110,7 @@ def test_stop_during_go_infinite_returns_promptly(engine):
 def test_a_long_search_reports_progress_before_its_bestmove(engine):
     s = opening()
     seat = s.current_player
-    engine.ask(f"newgame {GAME} players 2 seat {seat}", f"position view {s.view(seat).notation}")
+    engine.ask(f"newgame {GAME} players 2 seat {seat}", f"position view {s.view(seat).notation()}")
     engine.send("go movetime 1600")
     out = engine.read_until(lambda line: line.startswith("bestmove"))
     progress = [line.split() for line in out if line.startswith("info iterations") and "nodes" not in line]
@@ -134,7 +134,7 @@ def test_observe_lines_keep_the_engine_on_its_seats_view_through_a_whole_game(en
     s = kibitz.Game(GAME, players=3).new_initial_state(11)
     rng = random.Random(11)
     seat = 2
-    engine.ask(f"newgame {GAME} players 3 seat {seat}", f"position view {s.view(seat).notation}")
+    engine.ask(f"newgame {GAME} players 3 seat {seat}", f"position view {s.view(seat).notation()}")
     while not s.is_terminal():
         batch = []
         for _ in range(15):
@@ -144,14 +144,14 @@ def test_observe_lines_keep_the_engine_on_its_seats_view_through_a_whole_game(en
             batch.append(f"observe {s.observation_text(seat, action)}")
             s.apply(action)
         out = engine.ask(*batch, "query view")
-        assert out == [f"response {s.view(seat).notation}"]
+        assert out == [f"response {s.view(seat).notation()}"]
     assert engine.ask("query result") == ["response " + " ".join(f"{r:g}" for r in s.returns())]
 
 
 def test_impossible_observations_are_refused_and_change_nothing(engine):
     s = opening(seed=4)
     seat = 1 - s.current_player
-    engine.ask(f"newgame {GAME} players 2 seat {seat}", f"position view {s.view(seat).notation}")
+    engine.ask(f"newgame {GAME} players 2 seat {seat}", f"position view {s.view(seat).notation()}")
     before = engine.ask("query view")
     cases = [
         ("observe", "expected: observe"),
@@ -173,7 +173,7 @@ def test_impossible_observations_are_refused_and_change_nothing(engine):
 def test_go_with_clock_fields_budgets_time_from_the_seats_clock(engine):
     s = opening()
     seat = s.current_player
-    engine.ask(f"newgame {GAME} players 2 seat {seat}", f"position view {s.view(seat).notation}")
+    engine.ask(f"newgame {GAME} players 2 seat {seat}", f"position view {s.view(seat).notation()}")
     engine.send(f"go s{seat}time 4000 s{1 - seat}time 100 s{seat}inc 0")
     out = engine.read_until(lambda line: line.startswith("bestmove"))
     final = next(line.split() for line in out if " nodes " in line)
@@ -208,7 +208,7 @@ def test_bad_lines_get_exactly_one_error_line_and_the_engine_keeps_running(engin
 def test_bad_input_leaves_the_position_unchanged(engine):
     s = opening()
     seat = s.current_player
-    engine.ask(f"newgame {GAME} players 2 seat {seat}", f"position view {s.view(seat).notation}")
+    engine.ask(f"newgame {GAME} players 2 seat {seat}", f"position view {s.view(seat).notation()}")
     before = engine.ask("d", "legal")
     errors = engine.ask("position view just4fun_colours seat=0 players=2 board=garbage", "go movetime x", "query colour", "perft 99")
     assert len(errors) == 4 and all(e.startswith("info string error: ") for e in errors)
@@ -219,7 +219,7 @@ def test_go_when_it_is_not_the_seats_turn_is_refused(engine):
     s = opening()
     other = 1 - s.current_player
     engine.ask(f"newgame {GAME} players 2 seat {other}")
-    out = engine.ask(f"position view {s.view(other).notation}", "go iterations 10")
+    out = engine.ask(f"position view {s.view(other).notation()}", "go iterations 10")
     assert len(out) == 1 and "not seat" in out[0]
 
 
@@ -229,7 +229,7 @@ def test_another_seats_hidden_cards_do_not_change_the_output():
     s = opening(seed=3)
     seat = s.current_player
     other = s.determinize(seat, 99)
-    assert other.notation() != s.notation() and other.view(seat).notation == s.view(seat).notation
+    assert other.notation() != s.notation() and other.view(seat).notation() == s.view(seat).notation()
     outputs = []
     for state in (s, other):
         e = EngineProcess()
@@ -256,7 +256,7 @@ SEED_LINES = [
     "kgi",
     "isready",
     f"newgame {GAME} players 2 seat 0",
-    f"position view {opening(seed=2).view(0).notation}",
+    f"position view {opening(seed=2).view(0).notation()}",
     "setoption name Iterations value 50",
     "go iterations 20",
     "go movetime 18446744073709551616",
@@ -456,7 +456,7 @@ def j4fc_session(*lines: str, seed: int = 1) -> tuple[Engine, list[str], kibitz.
     """An in-process engine with a 2-player Just 4 Fun Colours position of the seat to move."""
     s = opening(seed=seed)
     seat = s.current_player
-    engine, out = session(f"newgame {GAME} players 2 seat {seat}", f"position view {s.view(seat).notation}", *lines)
+    engine, out = session(f"newgame {GAME} players 2 seat {seat}", f"position view {s.view(seat).notation()}", *lines)
     return engine, out, s
 
 
@@ -539,7 +539,7 @@ def test_non_ascii_and_overlong_input_are_ordinary_errors(line, named):
 def test_bytes_that_are_not_utf8_are_refused_and_the_engine_keeps_running(engine):
     s = opening()
     seat = s.current_player
-    engine.ask(f"newgame {GAME} players 2 seat {seat}", f"position view {s.view(seat).notation}")
+    engine.ask(f"newgame {GAME} players 2 seat {seat}", f"position view {s.view(seat).notation()}")
     engine.proc.stdin.buffer.write(b"observe \xff\xfe\n")  # type: ignore[union-attr]
     out = engine.ask("legal")
     assert len(out) == 2 and out[0].startswith("info string error: observation") and out[1].startswith("legal ")
@@ -560,7 +560,7 @@ def test_algorithm_uct_without_see_all_is_refused_with_the_reason():
 
 def test_algorithm_uct_is_fine_in_a_perfect_information_game():
     s = kibitz.Game("yucata", players=3, start=0).new_initial_state(0)
-    engine, out = session("setoption name Algorithm value uct", "newgame yucata start=0 players 3 seat 0", f"position view {s.view(0).notation}")
+    engine, out = session("setoption name Algorithm value uct", "newgame yucata start=0 players 3 seat 0", f"position view {s.view(0).notation()}")
     assert answer(engine, out, "go iterations 30")[-1].startswith("bestmove ")
 
 
@@ -571,7 +571,7 @@ def test_a_new_handshake_or_game_leaves_ugi_mode(handshake):
     engine, out = session("ugi", "position startpos", handshake, f"newgame {GAME} players 2 seat {seat}", f"position state {s.notation()}")
     assert not engine.ugi and not engine.sees_all
     view = answer(engine, out, "query view")
-    assert view == [f"response {s.view(seat).notation}"]
+    assert view == [f"response {s.view(seat).notation()}"]
     board = "\n".join(answer(engine, out, "d"))
     assert "?" in board  # the opponent's hand is hidden again
     move = s.legal_moves()[0]

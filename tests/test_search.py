@@ -171,7 +171,7 @@ def test_information_set_searches_see_only_the_searching_seat_information(algori
     reference = s.search(params)
     for seed in (1, 2, 3):
         other = s.determinize(seat, seed)
-        assert other.view(seat).notation == s.view(seat).notation
+        assert other.view(seat).notation() == s.view(seat).notation()
         result = other.search(params)
         assert result.stats == reference.stats and result.action == reference.action
 

@@ -338,8 +338,11 @@ def referee_command(args: argparse.Namespace) -> int:
 def _print_result(result: MatchResult, as_json: bool) -> None:
     if as_json:
         print(json.dumps(result.to_dict(), indent=2))
-    else:
-        Console(width=None if sys.stdout.isatty() else 120).print(result.table())
+    elif sys.stdout.isatty():
+        Console().print(result.table())
+    else:  # piped: as wide as the table, so that no label is cut or folded
+        table = result.table()
+        Console(width=Console(width=10_000).measure(table).maximum).print(table)
 
 
 def replay_command(args: argparse.Namespace) -> int:

@@ -13,7 +13,7 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
@@ -375,17 +375,22 @@ class State:
 class View:
     """A seat's view: the seat's private information plus everything public.
 
-    ``notation`` is the text form; ``key`` a 64-bit information-set key (equal views have
-    equal keys). :meth:`state` gives a full state consistent with the view, for search.
+    :meth:`notation` is its text (as :meth:`State.notation` is a state's; ``str(view)`` gives
+    it too); ``key`` a 64-bit information-set key (equal views have equal keys).
+    :meth:`state` gives a full state consistent with the view, for search.
     """
 
     game_name: str
     seat: int
-    notation: str
+    _text: str = field(repr=False)  # read it with notation()
     key: int
 
+    def notation(self) -> str:
+        """The view as text; ``Game.state_from_view`` reads it."""
+        return self._text
+
     def state(self) -> State:
-        return State(_core.find_game(self.game_name).from_view(self.notation))
+        return State(_core.find_game(self.game_name).from_view(self.notation()))
 
     def advance(self, seen: str) -> View:
         """The view after the next action, of which this seat saw ``seen`` (the text of
@@ -398,4 +403,4 @@ class View:
         return self.state().render(self.seat)
 
     def __str__(self) -> str:
-        return self.notation
+        return self.notation()

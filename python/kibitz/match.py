@@ -40,6 +40,7 @@ from kibitz.records import GameRecord, appender, read_results
 # z of a two-sided 95 % interval of the normal distribution.
 Z_95: float = statistics.NormalDist().inv_cdf(0.975)
 
+SHARE_DIGITS = 2  # a win share is a sum of fractions such as 1/3
 MoveHook = Callable[[State, int], None]
 """Called with the state and the action about to be applied (decisions and chance outcomes)."""
 
@@ -214,11 +215,12 @@ class Estimate:
 
 
 def _estimate_cell(estimate: Estimate, digits: int, scale: float = 1.0) -> str:
-    """``mean low-high``, all times ``scale``; compact so that a table fits 80 columns."""
+    """``mean low..high``, all times ``scale``; compact so that a table fits 80 columns, and
+    unambiguous with negative numbers (``-2.62 -3.57..-1.67``)."""
     mean = f"{estimate.mean * scale:.{digits}f}"
     if estimate.low is None or estimate.high is None:
         return mean
-    return f"{mean} {estimate.low * scale:.{digits}f}-{estimate.high * scale:.{digits}f}"
+    return f"{mean} {estimate.low * scale:.{digits}f}..{estimate.high * scale:.{digits}f}"
 
 
 def standard_error(values: Sequence[float]) -> float:
@@ -338,7 +340,7 @@ class MatchResult:
             box=box.SIMPLE_HEAD,
             collapse_padding=True,
         )
-        table.add_column("bot", no_wrap=True, min_width=12)
+        table.add_column("bot", min_width=12, overflow="fold")  # a long label wraps, never cut
         faults = any(bot.faults for bot in self.bots)
         for header in ("games", "wins", "shared", "share", "win %", "rank", "score", *(["faults"] if faults else [])):
             table.add_column(header, justify="right", no_wrap=True)
@@ -348,7 +350,7 @@ class MatchResult:
                 str(bot.games),
                 str(bot.wins),
                 str(bot.shared_wins),
-                f"{bot.win_share:g}",
+                f"{bot.win_share:.{SHARE_DIGITS}f}",
                 _estimate_cell(bot.win_rate, digits=1, scale=100),
                 _estimate_cell(bot.mean_rank, digits=2),
                 _estimate_cell(bot.mean_score, digits=2),

@@ -463,7 +463,7 @@ class Engine:
             raise ProtocolError("expected: query gameover|turn|result|score|view" + ("|p1turn" if self.ugi else ""))
         what = args[0]
         if what == "view":
-            self.write(f"response {state.view(self.seat).notation}")
+            self.write(f"response {state.view(self.seat).notation()}")
         elif what == "gameover":
             self.write(f"response {'true' if state.is_terminal() else 'false'}")
         elif what == "turn":

@@ -210,7 +210,7 @@ class EngineSeat:
             for text in self._pending:
                 self._send(f"observe {text}")
         else:
-            self._send(f"position view {state.view(self._seat).notation}")
+            self._send(f"position view {state.view(self._seat).notation()}")
         self._pending = [] if self.incremental else None
         go = f"go movetime {self.movetime_ms}" + (f" iterations {self.iterations}" if self.iterations else "")
         self._send(go)
