@@ -66,8 +66,9 @@ OPTION_BY_NAME = {o.name.lower(): o for o in [*OPTIONS, *UGI_OPTIONS]}
 class Engine:
     """One engine session. ``handle(line)`` acts on a line; output goes to ``write``."""
 
-    def __init__(self, write: Callable[[str], None]) -> None:
+    def __init__(self, write: Callable[[str], None], info_period_s: float = INFO_PERIOD_S) -> None:
         self._write_line = write
+        self.info_period_s = info_period_s  # seconds between progress lines while searching
         self._lock = threading.Lock()
         self.params = SearchParams()
         self.see_all = False  # the SeeAll option; UGI mode sees all whatever it says (see sees_all)
@@ -395,7 +396,7 @@ class Engine:
         started = time.monotonic()
 
         def report_progress() -> None:
-            while not finished.wait(INFO_PERIOD_S):
+            while not finished.wait(self.info_period_s):
                 stats = progress.root_stats()
                 seconds = time.monotonic() - started
                 self._write_block(self._info_lines(state, progress.iterations, seconds, stats, _core.root_value(stats)))
