@@ -159,6 +159,10 @@ def test_a_results_file_of_another_tournament_is_refused(tmp_path):
 
 def test_bad_specs_fail_before_any_game():
     game = kibitz.Game("just4fun_colours", players=2)
+    with pytest.raises(OptionError, match=r"movetime must be 1\.\.1000000000 ms and the margin 0\.\.1000000000 ms, got 10000000000000"):
+        Tournament(game, ["random", ENGINE], games=1, movetime_ms=10**13)
+    with pytest.raises(OptionError, match=r"iterations must be 1\.\.1000000000, got 99999999999999999999"):
+        Tournament(game, ["random", ENGINE], games=1, iterations=99999999999999999999)
     with pytest.raises(OptionError, match="unknown bot 'nobot'"):
         Tournament(game, ["nobot", ENGINE], games=1)
     with pytest.raises(OptionError, match="an engine needs a command"):

@@ -35,6 +35,7 @@ from kibitz.bots import Bot, make_bot
 from kibitz.errors import NotationError, OptionError
 from kibitz.game import Game, State
 from kibitz.match import MatchPlan, MatchResult, derive_seed, initial_state, play_out, progress_bar
+from kibitz.params import find_parameter
 from kibitz.records import GameRecord, appender
 
 ENGINE_PREFIX = "engine:"  # a player spec naming an engine command instead of a built-in bot
@@ -360,8 +361,12 @@ class Tournament:
             )
         if self.games < 1:
             raise OptionError(f"a tournament needs at least 1 game, got {self.games}")
-        if self.movetime_ms < 1 or self.margin_ms < 0:
-            raise OptionError("movetime must be >= 1 ms and the margin >= 0 ms")
+        # what an engine's go line takes (docs/protocol.md §5), so that no engine refuses it
+        most_ms, most_iterations = int(find_parameter("time_ms").high or 0), int(find_parameter("iterations").high or 0)
+        if not (1 <= self.movetime_ms <= most_ms and 0 <= self.margin_ms <= most_ms):
+            raise OptionError(f"movetime must be 1..{most_ms} ms and the margin 0..{most_ms} ms, got {self.movetime_ms} and {self.margin_ms}")
+        if self.iterations is not None and not 1 <= self.iterations <= most_iterations:
+            raise OptionError(f"iterations must be 1..{most_iterations}, got {self.iterations}")
         self.sees_everything: list[bool] = []
         for spec in self.players:  # a bad spec fails before any game starts
             if is_engine(spec):
