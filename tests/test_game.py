@@ -55,6 +55,7 @@ def test_a_chance_seed_out_of_range_is_refused(state):
         (lambda s: J4FC.state_from_view(s.view(0).notation().replace("hands=", "hands=é")), NotationError, "field 'hands'"),
         (lambda s: J4FC.state_from_notation(s.notation().replace("board=", "board=²")), NotationError, "field 'board'"),
         (lambda s: s.apply("é1"), NotationError, "'é1' holds the non-ASCII character 'é'"),
+        (lambda s: s.apply("a1\u00a0"), NotationError, "holds the non-ASCII character '\\xa0'"),
         (lambda s: s.view(s.current_player).advance("blocked:é"), NotationError, "non-ASCII character 'é'"),
         (lambda s: kibitz.Game("just4fun_colours", players="²"), OptionError, "option players"),
         (lambda s: kibitz.Game("just4fun_colours", línea="5"), OptionError, "game option"),

@@ -13,6 +13,7 @@ True
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -47,7 +48,7 @@ def ascii_text(text: str, what: str, error: type[ValueError] = NotationError) ->
         raise error(f"{what}: expected text, got {text!r}")
     if text.isascii():
         return text
-    word = next(w for w in text.split() if not w.isascii())
+    word = next(w for w in re.split(r"[ \t\r\n]+", text) if not w.isascii())  # ASCII spaces: a non-ASCII one is in a word
     char = next(c for c in word if not c.isascii())
     key, eq, _ = word.partition("=")
     field = f"field {key!r}" if eq and key.isascii() else shown(word)
