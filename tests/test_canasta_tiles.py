@@ -84,6 +84,7 @@ def position(
     joker_button=False,
     first_meld=False,
     rounds=0,
+    tiebreak=False,
     starter=0,
     value=0,
     cursor="-",
@@ -122,7 +123,7 @@ def position(
     text = (
         f"canasta_tiles mode={mode} winner_required={b(winner_required)} first_turn_may_meld={b(first_meld)} "
         f"strict_natural_majority={b(strict)} pile_fully_visible={b(pile_visible)} joker_button={b(joker_button)} "
-        f"totals={totals[0]},{totals[1]} last_round=0,0 rounds={rounds} starter={starter} turn={turn} phase={phase} "
+        f"totals={totals[0]},{totals[1]} last_round=0,0 rounds={rounds} tiebreak={b(tiebreak)} starter={starter} turn={turn} phase={phase} "
         f"end=none went_out=- last_regular={b(last_regular)} dealt=57 replace=0.0.0.0 "
         f"hands={','.join(tiles_text(counts(h)) for h in hands)} known={','.join(tiles_text(counts(k)) for k in known)} "
         f"stock={tiles_text(rest)} top={top or '-'} pile={tiles_text(counts(pile))} "
@@ -555,10 +556,43 @@ def test_three_rounds_and_target_modes():
     assert not s.is_terminal() and fields(s)["rounds"] == "2" and fields(s)["totals"] == "-110,-210"
     s = play(tie_position(mode="three_rounds", totals=(100, 0), rounds=2), "discard:6")
     assert s.is_terminal() and s.returns() == [1.0, 0.0, 1.0, 0.0]
-    s = play(tie_position(mode="target_10000", totals=(10205, 9000)), "discard:6")
-    assert not s.is_terminal()  # 9995 < 10,000
-    s = play(tie_position(mode="target_10000", totals=(10220, 10230)), "discard:6")
-    assert s.is_terminal() and s.returns() == [0.0, 1.0, 0.0, 1.0] and s.scores() == [10010, 10020, 10010, 10020]
+    s = play(tie_position(mode="target_10000", totals=(9800, 9000)), "discard:6")
+    assert not s.is_terminal()  # 9,590 < 10,000
+    # team 0 scores 725 (a clean canasta of 7s, two bonus threes opened, 10 in hand) and reaches the target
+    canasta = dict(melds=({KIND["7"]: (7, 0, 0)}, {}), opened=(True, False), mode="target_10000", totals=(9300, 9500))
+    s = play(position(["5.6", "5", "6", "5"], last_regular=True, stock="-", bonus=(2, 2), **canasta), "discard:6")
+    assert s.is_terminal() and s.returns() == [1.0, 0.0, 1.0, 0.0] and s.scores() == [10025, 9290, 10025, 9290]
+
+
+def test_a_target_tie_is_broken_by_the_first_round_that_leaves_the_totals_unequal():  # §11, A18
+    # both teams score 725 (a clean canasta each, two bonus threes opened, 10 in hand): 10,025 each
+    canastas = dict(melds=({KIND["7"]: (7, 0, 0)}, {KIND["8"]: (7, 0, 0)}), opened=(True, True))
+    s = position(["5.6", "5", "6", "5"], last_regular=True, stock="-", bonus=(2, 2), mode="target_10000", totals=(9300, 9300), winner_required=True, **canastas)
+    s = play(s, "discard:6")
+    assert not s.is_terminal() and fields(s)["totals"] == "10025,10025" and fields(s)["tiebreak"] == "1"
+    # The tie-break round leaves both totals below 10,000 again (9,790 and 9,785): they differ,
+    # so the match is over; a round that ties again deals one more.
+    tiebreak = dict(mode="target_10000", totals=(10000, 10000), winner_required=True, tiebreak=True, rounds=1)
+    s = play(position(["5.6", "5", "6", "5.4"], last_regular=True, stock="-", bonus=(2, 2), **tiebreak), "discard:6")
+    assert s.is_terminal() and s.scores() == [9790, 9785, 9790, 9785] and s.returns() == [1.0, 0.0, 1.0, 0.0]
+    s = play(tie_position(**tiebreak), "discard:6")
+    assert not s.is_terminal() and fields(s)["totals"] == "9790,9790" and fields(s)["tiebreak"] == "1"
+    s = play(tie_position(mode="three_rounds", totals=(100, 100), rounds=2, winner_required=True), "discard:6")
+    assert not s.is_terminal() and fields(s)["tiebreak"] == "1"
+
+
+@pytest.mark.parametrize(
+    "kw, message",
+    [
+        (dict(mode="one_round", rounds=1, totals=(100, 100), winner_required=True), "tiebreak=1"),
+        (dict(mode="target_10000", totals=(10000, 10000), winner_required=True, rounds=1), "tiebreak=1"),
+        (dict(mode="three_rounds", totals=(100, 0), rounds=3, winner_required=True, tiebreak=True), "equal totals"),
+        (dict(mode="three_rounds", totals=(100, 100), rounds=3, winner_required=False, tiebreak=True), "winner_required=1"),
+    ],
+)
+def test_tie_break_rounds_in_the_notation_are_checked(kw, message):
+    with pytest.raises(kibitz.NotationError, match=message):
+        tie_position(**kw)
 
 
 # --------------------------------------------------------------------------------------------

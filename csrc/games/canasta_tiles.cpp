@@ -39,20 +39,24 @@ void State::end_round(EndReason reason) {
     totals_[t] += last_round_[t];
   }
   ++rounds_;
-  const bool decided = totals_[0] != totals_[1] || !winner_required_;  // §11: a tie adds a round
-  bool over = false;
+  // §11: the match ends when its mode says so; a tie then, when a winner is required, adds
+  // tie-break rounds, and the first one after which the totals differ ends it (A18: even with
+  // both totals below the target again).
+  bool ends = tiebreak_;
   switch (mode_) {
     case MatchMode::kOneRound:
-      over = decided;
+      ends = true;
       break;
     case MatchMode::kThreeRounds:
-      over = rounds_ >= kThreeRounds && decided;
+      ends |= rounds_ >= kThreeRounds;
       break;
     case MatchMode::kTarget:  // A18
-      over = std::max(totals_[0], totals_[1]) >= kTargetScore && decided;
+      ends |= std::max(totals_[0], totals_[1]) >= kTargetScore;
       break;
   }
-  if (over) {
+  const bool decided = totals_[0] != totals_[1] || !winner_required_;
+  tiebreak_ = ends && !decided;
+  if (ends && decided) {
     phase_ = Phase::kOver;
     return;
   }
@@ -759,7 +763,7 @@ std::string rank_text(int rank) { return rank < 0 ? "-" : std::string(kKindNames
 std::map<std::string, std::string> parse_fields(std::string_view text) {
   static const std::initializer_list<const char*> allowed = {
       "seat", "mode", "winner_required", "first_turn_may_meld", "strict_natural_majority", "pile_fully_visible", "joker_button",
-      "totals", "last_round", "rounds", "starter", "turn", "phase", "end", "went_out", "last_regular", "dealt", "replace",
+      "totals", "last_round", "rounds", "tiebreak", "starter", "turn", "phase", "end", "went_out", "last_regular", "dealt", "replace",
       "hands", "known", "stock", "stock_joker", "top", "pile", "melds", "opened", "bonus", "jokers_used", "cursor", "chosen", "take", "value"};
   const auto words = text::words(text);
   if (words.empty() || words[0] != State::kName) throw NotationError(std::string("notation must start with '") + State::kName + "'");
@@ -867,7 +871,7 @@ std::string State::write(int seat) const {
   o << " mode=" << kModeNames[static_cast<int>(mode_)] << " winner_required=" << b(winner_required_)
     << " first_turn_may_meld=" << b(first_turn_may_meld_) << " strict_natural_majority=" << b(strict_)
     << " pile_fully_visible=" << b(pile_visible_) << " joker_button=" << b(joker_button_) << " totals=" << totals_[0] << ','
-    << totals_[1] << " last_round=" << last_round_[0] << ',' << last_round_[1] << " rounds=" << rounds_ << " starter=" << int{starter_}
+    << totals_[1] << " last_round=" << last_round_[0] << ',' << last_round_[1] << " rounds=" << rounds_ << " tiebreak=" << b(tiebreak_) << " starter=" << int{starter_}
     << " turn=" << int{current_} << " phase=" << kPhaseNames[static_cast<int>(phase_)] << " end=" << kEndNames[static_cast<int>(end_)]
     << " went_out=" << (went_out_ < 0 ? std::string("-") : std::to_string(went_out_)) << " last_regular=" << b(last_regular_)
     << " dealt=" << int{dealt_} << " replace=" << int{replace_[0]} << '.' << int{replace_[1]} << '.' << int{replace_[2]} << '.'
@@ -910,6 +914,7 @@ State State::parse(std::string_view text, bool view, int& seat) {
   parse_list(require(f, "totals"), ',', 2, "totals", [&](int t, std::string_view v) { s.totals_[t] = parse_signed(v, "totals"); });
   parse_list(require(f, "last_round"), ',', 2, "last_round", [&](int t, std::string_view v) { s.last_round_[t] = parse_signed(v, "last_round"); });
   s.rounds_ = static_cast<std::uint16_t>(text::to_int(require(f, "rounds"), 0, 65535, "rounds"));
+  s.tiebreak_ = parse_bool(require(f, "tiebreak"), "tiebreak");
   s.starter_ = static_cast<std::uint8_t>(text::to_int(require(f, "starter"), 0, kPlayers - 1, "starter"));
   s.current_ = static_cast<std::uint8_t>(text::to_int(require(f, "turn"), 0, kPlayers - 1, "turn"));
   s.phase_ = static_cast<Phase>(name_index(kPhaseNames, require(f, "phase"), "phase"));
@@ -1099,6 +1104,17 @@ void State::validate_public() const {
   for (int t = 0; t < 2; ++t)
     if (totals_[t] % 5 || last_round_[t] % 5) fail("totals: every score is a multiple of 5");
   if (phase_ == Phase::kOver && rounds_ == 0) fail("rounds: a finished match has played a round");
+  // §11: once the mode's end is reached, a match goes on only to break a tie.
+  const bool mode_over = mode_ == MatchMode::kOneRound ? rounds_ >= 1
+                         : mode_ == MatchMode::kThreeRounds ? rounds_ >= kThreeRounds
+                                                            : std::max(totals_[0], totals_[1]) >= kTargetScore;
+  if (phase_ != Phase::kOver) {
+    if (tiebreak_ && (!winner_required_ || totals_[0] != totals_[1])) fail("tiebreak: a tie-break round starts from equal totals, with winner_required=1");
+    if (!tiebreak_ && mode_over) fail("tiebreak: the match has reached its end, so a round now can only break a tie (tiebreak=1)");
+    if (tiebreak_ && rounds_ == 0) fail("tiebreak: no round has been played");
+  } else if (tiebreak_) {
+    fail("tiebreak: set only while the match goes on");
+  }
 }
 
 void State::validate() const {
@@ -1169,6 +1185,7 @@ std::string State::render(int seat) const {
     o << "\n";
   }
   o << "stock " << stock_size() << ", pile " << pile_size() << (top_ >= 0 ? ", top " + std::string(kKindNames[top_]) : "");
+  if (tiebreak_) o << "\ntie-break round: the first round that leaves the totals unequal ends the match";
   if (is_terminal()) o << "\nmatch over after " << rounds_ << " round(s); last round " << last_round_[0] << " / " << last_round_[1];
   return o.str();
 }

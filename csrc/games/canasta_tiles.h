@@ -287,6 +287,7 @@ class State {
   std::array<std::int32_t, 2> totals_{};
   std::array<std::int32_t, 2> last_round_{};  // the scores of the last round played
   std::uint16_t rounds_ = 0;                  // rounds finished
+  bool tiebreak_ = false;                     // §11: the match ended in a tie; rounds now break it
   // Round.
   Phase phase_ = Phase::kDeal;
   EndReason end_ = EndReason::kNone;
