@@ -82,6 +82,8 @@ def position(
     strict=True,
     pile_visible=True,
     joker_button=False,
+    jokers_used=(0, 0, 0, 0),
+    jokers_left=(1, 1, 1, 1),
     first_meld=False,
     rounds=0,
     tiebreak=False,
@@ -128,7 +130,7 @@ def position(
         f"hands={','.join(tiles_text(counts(h)) for h in hands)} known={','.join(tiles_text(counts(k)) for k in known)} "
         f"stock={tiles_text(rest)} top={top or '-'} pile={tiles_text(counts(pile))} "
         f"melds={melds_text(melds[0])}/{melds_text(melds[1])} opened={b(opened[0])},{b(opened[1])} "
-        f"bonus={bonus[0]},{bonus[1]} jokers_used=0.0.0.0 cursor={cursor} chosen={chosen} take={take} value={value}"
+        f"bonus={bonus[0]},{bonus[1]} jokers_used={'.'.join(map(b, jokers_used))} jokers_left={'.'.join(map(str, jokers_left))} cursor={cursor} chosen={chosen} take={take} value={value}"
     )
     s = GAME.state_from_notation(text)
     assert s.notation() == text
@@ -616,6 +618,35 @@ def test_joker_button_option():
     assert counts(f["hands"].split(",")[0]) == counts("6.7.J") and f["known"].split(",")[0] == "J"
     assert f["jokers_used"] == "1.0.0.0" and f["last_regular"] == "0"
     assert "joker" not in moves(position(["6.7", "4", "6", "13"], phase="draw", stock="5.J", bonus=(2, 2)))  # off by default
+
+
+def test_joker_button_allowance_is_per_seat_for_the_match():  # §12: the allowance must be >= 1
+    s = position(["6.7", "4", "6", "13"], phase="draw", joker_button=True, stock="5.J.J", bonus=(2, 2), jokers_left=(0, 1, 1, 1))
+    assert moves(s) == ["draw"]  # seat 0's allowance is spent
+    s = position(["6.7", "4", "6", "13"], phase="draw", joker_button=True, stock="5.J.J", bonus=(2, 2), jokers_left=(2, 1, 1, 1))
+    play(s, "joker")
+    assert fields(s)["jokers_left"] == "1.1.1.1" and s.view(2).notation.split("jokers_left=")[1].startswith("1.1.1.1 ")
+    # the default allowance, 1 per seat, lasts the whole match: once used it does not come back next round
+    game = kibitz.Game("canasta_tiles", joker_button=1, mode="three_rounds")
+    assert fields(game.new_initial_state(seed=4))["jokers_left"] == "1.1.1.1"
+    assert fields(kibitz.Game("canasta_tiles", joker_button=1, joker_allowance="3.0.1.2").new_initial_state(seed=4))["jokers_left"] == "3.0.1.2"
+    pressed = 0
+    for seed in range(4):
+        s = game.new_initial_state(seed=seed)
+        uses = [0] * 4
+        while not s.is_terminal() and int(fields(s)["rounds"]) < 2:
+            if s.is_chance():
+                s.apply(s.sample_chance(len(s.notation())))
+                continue
+            a = s._s.heuristic_action(3)
+            uses[s.current_player] += s.move_to_string(a) == "joker"  # the rollout policy presses it whenever it may
+            s.apply(a)
+        assert max(uses) <= 1 and fields(s)["jokers_left"] == ".".join(str(1 - u) for u in uses)
+        pressed += sum(uses)
+    assert pressed >= 4
+    for bad in ("-1", "256", "1.1", "x"):
+        with pytest.raises(kibitz.OptionError, match="joker_allowance"):
+            kibitz.Game("canasta_tiles", joker_allowance=bad)
 
 
 def test_pile_visibility_option():

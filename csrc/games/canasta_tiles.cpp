@@ -94,6 +94,7 @@ State State::initial(const Options& options, std::uint64_t seed) {
   s.strict_ = options.strict_natural_majority;
   s.pile_visible_ = options.pile_fully_visible;
   s.joker_button_ = options.joker_button;
+  s.jokers_left_ = options.joker_allowance;
   s.starter_ = static_cast<std::uint8_t>(options.starter >= 0 ? options.starter : static_cast<int>(rng.below(kPlayers)));
   s.start_round();
   while (s.current_player() == kChancePlayer) s.apply(s.sample_chance(rng));
@@ -142,6 +143,17 @@ bool parse_bool(std::string_view v, std::string_view what) {
   throw NotationError(std::string(what) + ": '" + std::string(v) + "' is not a boolean (1/0, true/false, yes/no, on/off)");
 }
 
+// One count for every seat ("2") or one per seat ("1.0.2.1"), each 0..255.
+std::array<std::uint8_t, kPlayers> parse_allowance(std::string_view v, std::string_view what) {
+  std::array<std::uint8_t, kPlayers> out{};
+  const auto parts = text::split(v, '.');
+  if (parts.size() != 1 && parts.size() != kPlayers)
+    throw NotationError(std::string(what) + ": '" + std::string(v) + "' is not one count 0..255 for every seat nor four counts a.b.c.d");
+  for (int p = 0; p < kPlayers; ++p)
+    out[p] = static_cast<std::uint8_t>(text::to_int(parts[parts.size() == 1 ? 0 : p], 0, 255, what));
+  return out;
+}
+
 }  // namespace
 
 Options parse_options(const std::map<std::string, std::string>& options) {
@@ -164,9 +176,11 @@ Options parse_options(const std::map<std::string, std::string>& options) {
         o.pile_fully_visible = parse_bool(value, key);
       } else if (key == "joker_button") {
         o.joker_button = parse_bool(value, key);
+      } else if (key == "joker_allowance") {
+        o.joker_allowance = parse_allowance(value, key);
       } else {
         throw OptionError("unknown option '" + key + "' for canasta_tiles; options: players, mode, winner_required, starter, "
-                          "first_turn_may_meld, strict_natural_majority, pile_fully_visible, joker_button");
+                          "first_turn_may_meld, strict_natural_majority, pile_fully_visible, joker_button, joker_allowance");
       }
     } catch (const NotationError& e) {
       throw OptionError(std::string("option ") + e.what());
@@ -764,7 +778,7 @@ std::map<std::string, std::string> parse_fields(std::string_view text) {
   static const std::initializer_list<const char*> allowed = {
       "seat", "mode", "winner_required", "first_turn_may_meld", "strict_natural_majority", "pile_fully_visible", "joker_button",
       "totals", "last_round", "rounds", "tiebreak", "starter", "turn", "phase", "end", "went_out", "last_regular", "dealt", "replace",
-      "hands", "known", "stock", "stock_joker", "top", "pile", "melds", "opened", "bonus", "jokers_used", "cursor", "chosen", "take", "value"};
+      "hands", "known", "stock", "stock_joker", "top", "pile", "melds", "opened", "bonus", "jokers_used", "jokers_left", "cursor", "chosen", "take", "value"};
   const auto words = text::words(text);
   if (words.empty() || words[0] != State::kName) throw NotationError(std::string("notation must start with '") + State::kName + "'");
   std::map<std::string, std::string> fields;
@@ -892,6 +906,7 @@ std::string State::write(int seat) const {
   }
   o << " opened=" << b(opened_[0]) << ',' << b(opened_[1]) << " bonus=" << int{bonus_[0]} << ',' << int{bonus_[1]}
     << " jokers_used=" << b(joker_used_[0]) << '.' << b(joker_used_[1]) << '.' << b(joker_used_[2]) << '.' << b(joker_used_[3])
+    << " jokers_left=" << int{jokers_left_[0]} << '.' << int{jokers_left_[1]} << '.' << int{jokers_left_[2]} << '.' << int{jokers_left_[3]}
     << " cursor=" << rank_text(cursor_) << " chosen=" << rank_text(chosen_) << " take=" << rank_text(take_rank_) << " value=" << stage_value_;
   return o.str();
 }
@@ -964,6 +979,8 @@ State State::parse(std::string_view text, bool view, int& seat) {
   parse_list(require(f, "opened"), ',', 2, "opened", [&](int t, std::string_view v) { s.opened_[t] = parse_bool(v, "opened"); });
   parse_list(require(f, "bonus"), ',', 2, "bonus", [&](int t, std::string_view v) { s.bonus_[t] = static_cast<std::uint8_t>(text::to_int(v, 0, 4, "bonus")); });
   parse_list(require(f, "jokers_used"), '.', kPlayers, "jokers_used", [&](int p, std::string_view v) { s.joker_used_[p] = parse_bool(v, "jokers_used"); });
+  parse_list(require(f, "jokers_left"), '.', kPlayers, "jokers_left",
+             [&](int p, std::string_view v) { s.jokers_left_[p] = static_cast<std::uint8_t>(text::to_int(v, 0, 255, "jokers_left")); });
   s.cursor_ = static_cast<std::int8_t>(parse_rank_or_none(require(f, "cursor"), "cursor"));
   s.chosen_ = static_cast<std::int8_t>(parse_rank_or_none(require(f, "chosen"), "chosen"));
   s.take_rank_ = static_cast<std::int8_t>(parse_rank_or_none(require(f, "take"), "take"));
@@ -1182,6 +1199,7 @@ std::string State::render(int seat) const {
     o << "seat " << p << (p == current_ && !is_terminal() ? " *" : "  ") << " ";
     if (seat < 0 || p == seat) o << tiles_text(hand_[p]);
     else o << sum(hand_[p]) << " tiles" << (sum(known_[p]) ? ", known " + tiles_text(known_[p]) : "");
+    if (joker_button_) o << "  (Joker button: " << int{jokers_left_[p]} << " left" << (joker_used_[p] ? ", used this round)" : ")");
     o << "\n";
   }
   o << "stock " << stock_size() << ", pile " << pile_size() << (top_ >= 0 ? ", top " + std::string(kKindNames[top_]) : "");

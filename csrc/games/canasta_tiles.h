@@ -81,6 +81,9 @@ struct Options {
   bool strict_natural_majority = true;    // A3
   bool pile_fully_visible = true;         // A9
   bool joker_button = false;              // A21, §12
+  // §12: the seat's external allowance of spare jokers, for the whole match (one use per
+  // round at most). [R]: 1 per seat.
+  std::array<std::uint8_t, kPlayers> joker_allowance = {1, 1, 1, 1};
 };
 Options parse_options(const std::map<std::string, std::string>& options);
 
@@ -305,7 +308,8 @@ class State {
   std::array<std::array<Meld, kRanks>, 2> melds_{};
   std::array<bool, 2> opened_{};
   std::array<std::uint8_t, 2> bonus_{};  // bonus threes in each team's area
-  std::array<bool, kPlayers> joker_used_{};
+  std::array<bool, kPlayers> joker_used_{};        // this round
+  std::array<std::uint8_t, kPlayers> jokers_left_{};  // the allowance left for the match
   // The current stage of the mover's turn.
   std::int8_t cursor_ = -1;     // last rank laid in this stage; lays go to higher ranks
   std::int8_t chosen_ = -1;     // the rank of the lay being shaped
@@ -466,7 +470,7 @@ inline int State::legal_actions(Action* out) const {
     case Phase::kDraw:
       out[n++] = kDrawAction;
       if (take_legal()) out[n++] = kTakeAction;
-      if (joker_button_ && !joker_used_[current_] && stock_[kJoker] > 0) out[n++] = kJokerAction;
+      if (joker_button_ && !joker_used_[current_] && jokers_left_[current_] > 0 && stock_[kJoker] > 0) out[n++] = kJokerAction;
       break;
     case Phase::kMeld:
     case Phase::kTakeOpen: {
@@ -535,6 +539,7 @@ inline void State::apply(Action action) {
     ++hand_[current_][kJoker];
     ++known_[current_][kJoker];
     joker_used_[current_] = true;
+    --jokers_left_[current_];
     last_regular_ = stock_size() == 0;
     phase_ = Phase::kMeld;
   }
