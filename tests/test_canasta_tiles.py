@@ -89,6 +89,7 @@ def position(
     tiebreak=False,
     starter=0,
     value=0,
+    played="-",
     cursor="-",
     chosen="-",
     take="-",
@@ -130,7 +131,7 @@ def position(
         f"hands={','.join(tiles_text(counts(h)) for h in hands)} known={','.join(tiles_text(counts(k)) for k in known)} "
         f"stock={tiles_text(rest)} top={top or '-'} pile={tiles_text(counts(pile))} "
         f"melds={melds_text(melds[0])}/{melds_text(melds[1])} opened={b(opened[0])},{b(opened[1])} "
-        f"bonus={bonus[0]},{bonus[1]} jokers_used={'.'.join(map(b, jokers_used))} jokers_left={'.'.join(map(str, jokers_left))} cursor={cursor} chosen={chosen} take={take} value={value}"
+        f"bonus={bonus[0]},{bonus[1]} jokers_used={'.'.join(map(b, jokers_used))} jokers_left={'.'.join(map(str, jokers_left))} played={played} cursor={cursor} chosen={chosen} take={take} value={value}"
     )
     s = GAME.state_from_notation(text)
     assert s.notation() == text
@@ -395,7 +396,9 @@ def test_unopened_pickup_counts_only_the_hand_and_the_top():
     play(s, "done")
     f = fields(s)
     assert f["opened"] == "1,0" and counts(f["hands"].split(",")[0]) == counts("5.6.7.10")
-    play(s, "rank:10", "lay:10x1", "discard:5")
+    play(s, "rank:10", "lay:10x1")
+    assert moves(s) == ["known:10"]  # the 10 laid was the picked-up one: the hand holds no other
+    play(s, "known:10", "discard:5")
     assert team_melds(s, 0)[KIND["10"]] == (4, 0, 0)
     # with a threshold of 120 the same hand cannot take
     assert "take" not in moves(position(["10.10.1.1.1.5.6", "4", "6", "5.6"], phase="draw", top="10", pile="10.7", totals=(3000, 0)))
@@ -674,6 +677,44 @@ def test_draws_are_private_and_known_tiles_survive_determinization():
     play(s, "draw")
     a = s.chance_outcomes()[0][0]
     assert [s.observation_text(p, a) for p in range(4)] == ["?", NAMES[a], "?", "?"]
+
+
+def test_a_picked_up_tile_stays_known_until_it_is_itself_laid_or_discarded():  # §13
+    # seat 0 picks up a 7 and a joker while holding two 7s of its own, which nobody has seen
+    s = position(["9.9.7.7.5", "4.4", "6", "5.6"], phase="draw", top="9", pile="7.J", opened=(True, False), melds=({KIND["7"]: (3, 0, 0)}, {}))
+    play(s, "take")
+    assert fields(s)["known"].split(",")[0] == "7.J"
+    after_take = s.clone()
+    play(s, "discard:7")
+    # which 7 went is the mover's choice and the table sees it: the picked-up one, or its own
+    assert fields(s)["phase"] == "copies" and fields(s)["played"] == "7" and moves(s) == ["known:-", "known:7"]
+    assert s.move_to_string(s._s.heuristic_action(1)) == "known:7"  # the rollout policy shows nothing new
+    kept = play(s.clone(), "known:-")
+    assert fields(kept)["known"].split(",")[0] == "7.J" and fields(kept)["phase"] == "draw" and kept.current_player == 1
+    for seat in (1, 2, 3):
+        assert kept.view(seat).notation.split("known=")[1].startswith("7.J,")
+        for seed in range(10):
+            assert counts(fields(kept.determinize(seat, seed))["hands"].split(",")[0])[KIND["7"]] >= 1
+    gone = play(s.clone(), "known:7")
+    assert fields(gone)["known"].split(",")[0] == "J"
+    # an opponent following the game from observations learns the same
+    v = after_take.view(1)
+    for text in ("discard:7", "known:-"):
+        v = v.advance(text)
+    assert v.notation == kept.view(1).notation
+    # a lay, likewise: of 7.7 laid from 7 (known) + 7.7, the known one may stay
+    s = play(after_take.clone(), "rank:7", "lay:7x2")
+    assert moves(s) == ["known:-", "known:7"] and fields(s)["played"] == "7"
+    assert fields(play(s, "known:-"))["known"].split(",")[0] == "7.J" and fields(s)["phase"] == "meld"
+    # the joker laid with them was the known one: the hand holds no other
+    s = play(after_take.clone(), "rank:7", "lay:7x2+J")
+    assert moves(s) == ["known:J", "known:7.J"] and fields(s)["played"] == "7.J"
+    with pytest.raises(kibitz.NotationError, match="no 5 was just played"):
+        s.parse_move("known:5")
+    # with every 7 laid the answer is forced, but it is still asked: whether the hand held
+    # other 7s is not public
+    s = play(after_take.clone(), "rank:7", "lay:7x3+J")
+    assert moves(s) == ["known:7.J"]
 
 
 def test_views_followed_from_observations_stay_exact_in_heuristic_rounds():

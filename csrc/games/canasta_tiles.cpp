@@ -34,6 +34,7 @@ int State::round_score(int t) const {
 
 void State::end_round(EndReason reason) {
   end_ = reason;
+  played_.fill(0);  // the round is over: every hand is shown
   for (int t = 0; t < 2; ++t) {
     last_round_[t] = round_score(t);
     totals_[t] += last_round_[t];
@@ -67,6 +68,7 @@ void State::end_round(EndReason reason) {
 void State::start_round() {
   for (auto& h : hand_) h.fill(0);
   for (auto& k : known_) k.fill(0);
+  played_.fill(0);
   stock_ = kKindCount;
   pile_.fill(0);
   top_ = -1;
@@ -125,7 +127,7 @@ void State::ranks(double* out) const {
 namespace {
 
 constexpr std::array<std::string_view, 3> kModeNames = {"one_round", "three_rounds", "target_10000"};
-constexpr std::array<std::string_view, 9> kPhaseNames = {"deal", "replace", "first", "draw", "drawing", "shape", "take", "meld", "over"};
+constexpr std::array<std::string_view, 10> kPhaseNames = {"deal", "replace", "first", "draw", "drawing", "shape", "take", "meld", "copies", "over"};
 constexpr std::array<std::string_view, 4> kEndNames = {"none", "out", "stock", "bonus3"};
 
 template <std::size_t N>
@@ -542,7 +544,14 @@ State State::after_observation(int seat, std::string_view seen, Rng& rng) const 
       } else if (action == kTakeAction && top_ >= 0) {
         pin[top_] = 2;
       }
-      for (int k = 0; k < kKinds; ++k) pin[k] = static_cast<std::uint8_t>(std::max(0, pin[k] - known_[me][k]));
+      if (action >= kKnownBase) {  // the tiles played that were not known were unseen copies, so as many stay unseen
+        const int code = static_cast<int>(action - kKnownBase), other = played_other();
+        if (other >= 0) pin[other] = static_cast<std::uint8_t>(std::max(0, played_[other] - code / 27));
+        pin[kTwo] = static_cast<std::uint8_t>(std::max(0, played_[kTwo] - code / 3 % 9));
+        pin[kJoker] = static_cast<std::uint8_t>(std::max(0, played_[kJoker] - code % 3));
+      } else {
+        for (int k = 0; k < kKinds; ++k) pin[k] = static_cast<std::uint8_t>(std::max(0, pin[k] - known_[me][k]));
+      }
       constexpr int kAttempts = 4000;
       bool found = false;
       State d;
@@ -627,6 +636,8 @@ Action State::heuristic_action(Rng& rng) const {
     return best;
   };
   switch (phase_) {
+    case Phase::kCopies:
+      return moves[n - 1];  // the known tiles went: nobody learns anything new
     case Phase::kDraw:
       if (moves[n - 1] == kJokerAction) return kJokerAction;
       return n > 1 && moves[1] == kTakeAction ? kTakeAction : kDrawAction;
@@ -778,7 +789,7 @@ std::map<std::string, std::string> parse_fields(std::string_view text) {
   static const std::initializer_list<const char*> allowed = {
       "seat", "mode", "winner_required", "first_turn_may_meld", "strict_natural_majority", "pile_fully_visible", "joker_button",
       "totals", "last_round", "rounds", "tiebreak", "starter", "turn", "phase", "end", "went_out", "last_regular", "dealt", "replace",
-      "hands", "known", "stock", "stock_joker", "top", "pile", "melds", "opened", "bonus", "jokers_used", "jokers_left", "cursor", "chosen", "take", "value"};
+      "hands", "known", "stock", "stock_joker", "top", "pile", "melds", "opened", "bonus", "jokers_used", "jokers_left", "played", "cursor", "chosen", "take", "value"};
   const auto words = text::words(text);
   if (words.empty() || words[0] != State::kName) throw NotationError(std::string("notation must start with '") + State::kName + "'");
   std::map<std::string, std::string> fields;
@@ -830,6 +841,15 @@ std::string State::action_to_string(Action action) const {
     return "lay:" + meld_text(rank, Meld{static_cast<std::uint8_t>(shape_nat(shape)), static_cast<std::uint8_t>(shape_twos(shape)),
                                          static_cast<std::uint8_t>(shape_jokers(shape))});
   }
+  if (action >= kKnownBase && action < static_cast<Action>(kMaxActions)) {
+    const int code = static_cast<int>(action - kKnownBase), other = played_other();
+    if (code >= 27 && other < 0) throw NotationError("action " + std::to_string(action) + " names known tiles that were not just played");
+    Counts c{};
+    if (other >= 0) c[other] = static_cast<std::uint8_t>(code / 27);
+    c[kTwo] = static_cast<std::uint8_t>(code / 3 % 9);
+    c[kJoker] = static_cast<std::uint8_t>(code % 3);
+    return "known:" + tiles_text(c);
+  }
   switch (action) {
     case kDrawAction: return "draw";
     case kTakeAction: return "take";
@@ -861,6 +881,15 @@ Action State::parse_action(std::string_view text) const {
     return kDiscardBase + static_cast<Action>(k);
   }
   if (verb == "rank" && !arg.empty()) return kRankBase + static_cast<Action>(parse_rank(arg, "rank"));
+  if (verb == "known" && !arg.empty()) {
+    if (phase_ != Phase::kCopies) throw NotationError("'" + std::string(text) + "': 'known:' says which tiles just played were known ones; nothing asks that now");
+    const Counts c = parse_tiles(arg, "known");
+    const int other = played_other();
+    for (int k = 0; k < kKinds; ++k)
+      if (c[k] && k != other && k != kTwo && k != kJoker)
+        throw NotationError("'" + std::string(text) + "': no " + std::string(kKindNames[k]) + " was just played (played: " + tiles_text(played_) + ")");
+    return kKnownBase + static_cast<Action>(27 * (other >= 0 ? c[other] : 0) + 3 * c[kTwo] + c[kJoker]);
+  }
   if (verb == "lay" && !arg.empty()) {
     const auto [rank, m] = parse_meld(arg, "lay");
     if (phase_ != Phase::kShape || rank != chosen_)
@@ -870,7 +899,7 @@ Action State::parse_action(std::string_view text) const {
       throw NotationError("'" + std::string(text) + "': at most 8 naturals, 3 twos and 2 jokers in one lay");
     return kShapeBase + static_cast<Action>(m.nat * 12 + m.twos * 3 + m.jokers);
   }
-  throw NotationError("'" + std::string(text) + "' is not a canasta_tiles move; moves: draw, take, done, joker, discard:<tile>, rank:<r>, lay:<r>x<n>[+2...][+J...]");
+  throw NotationError("'" + std::string(text) + "' is not a canasta_tiles move; moves: draw, take, done, joker, discard:<tile>, rank:<r>, lay:<r>x<n>[+2...][+J...], known:<tiles>");
 }
 
 std::string State::to_string() const { return write(-1); }
@@ -907,7 +936,7 @@ std::string State::write(int seat) const {
   o << " opened=" << b(opened_[0]) << ',' << b(opened_[1]) << " bonus=" << int{bonus_[0]} << ',' << int{bonus_[1]}
     << " jokers_used=" << b(joker_used_[0]) << '.' << b(joker_used_[1]) << '.' << b(joker_used_[2]) << '.' << b(joker_used_[3])
     << " jokers_left=" << int{jokers_left_[0]} << '.' << int{jokers_left_[1]} << '.' << int{jokers_left_[2]} << '.' << int{jokers_left_[3]}
-    << " cursor=" << rank_text(cursor_) << " chosen=" << rank_text(chosen_) << " take=" << rank_text(take_rank_) << " value=" << stage_value_;
+    << " played=" << tiles_text(played_) << " cursor=" << rank_text(cursor_) << " chosen=" << rank_text(chosen_) << " take=" << rank_text(take_rank_) << " value=" << stage_value_;
   return o.str();
 }
 
@@ -981,6 +1010,7 @@ State State::parse(std::string_view text, bool view, int& seat) {
   parse_list(require(f, "jokers_used"), '.', kPlayers, "jokers_used", [&](int p, std::string_view v) { s.joker_used_[p] = parse_bool(v, "jokers_used"); });
   parse_list(require(f, "jokers_left"), '.', kPlayers, "jokers_left",
              [&](int p, std::string_view v) { s.jokers_left_[p] = static_cast<std::uint8_t>(text::to_int(v, 0, 255, "jokers_left")); });
+  s.played_ = parse_tiles(require(f, "played"), "played");
   s.cursor_ = static_cast<std::int8_t>(parse_rank_or_none(require(f, "cursor"), "cursor"));
   s.chosen_ = static_cast<std::int8_t>(parse_rank_or_none(require(f, "chosen"), "chosen"));
   s.take_rank_ = static_cast<std::int8_t>(parse_rank_or_none(require(f, "take"), "take"));
@@ -1087,7 +1117,7 @@ void State::validate_public() const {
       value += shape_value(r, melds_[t][r].nat * 12 + melds_[t][r].twos * 3 + melds_[t][r].jokers);
     }
     if (!opened_[t] && any) {
-      if (!(decision && t == mover_team && (phase_ == Phase::kShape || phase_ == Phase::kMeld || phase_ == Phase::kTakeOpen)))
+      if (!(decision && t == mover_team && (phase_ == Phase::kShape || phase_ == Phase::kMeld || phase_ == Phase::kTakeOpen || phase_ == Phase::kCopies)))
         fail("team " + std::to_string(t) + " has melds but has not opened, and is not opening now");
       if (value != stage_value_) fail("value: an opening under way has laid " + std::to_string(value) + ", not " + std::to_string(stage_value_));
     }
@@ -1095,13 +1125,24 @@ void State::validate_public() const {
   if (stage_value_ && (opened_[mover_team] || !decision)) fail("value: only an unopened team's opening under way has a value");
   if ((chosen_ >= 0) != (phase_ == Phase::kShape)) fail("chosen: a rank is chosen exactly in the shape phase");
   if (take_rank_ >= 0) {
-    if (opened_[mover_team] || !(phase_ == Phase::kShape || phase_ == Phase::kTakeOpen)) fail("take: only during an unopened team's pickup");
+    if (opened_[mover_team] || !(phase_ == Phase::kShape || phase_ == Phase::kTakeOpen || phase_ == Phase::kCopies)) fail("take: only during an unopened team's pickup");
     const bool top_pending = phase_ == Phase::kShape && chosen_ == take_rank_ && top_ == take_rank_;
     if (!top_pending && (top_ >= 0 || melds_[mover_team][take_rank_].size() == 0)) fail("take: the top tile of the pickup must be laid first");
     if (top_pending && melds_[mover_team][take_rank_].size()) fail("take: the pickup's meld exists before its first lay");
     if (!top_pending && chosen_ == take_rank_) fail("chosen: the pickup's rank is laid once");
   }
-  if (cursor_ >= 0 && !(phase_ == Phase::kShape || phase_ == Phase::kMeld || phase_ == Phase::kTakeOpen)) fail("cursor: only while laying");
+  if (cursor_ >= 0 && !(phase_ == Phase::kShape || phase_ == Phase::kMeld || phase_ == Phase::kTakeOpen || phase_ == Phase::kCopies)) fail("cursor: only while laying");
+  // §13: the copies decision, right after a move that played known tiles.
+  if ((phase_ == Phase::kCopies) != (sum(played_) > 0)) fail("played: known tiles just played are listed exactly in the copies phase");
+  if (phase_ == Phase::kCopies) {
+    int others = 0;
+    for (int k = 0; k < kKinds; ++k) others += played_[k] && k != kTwo && k != kJoker;
+    if (others > 1 || played_[kBonusThree] || played_[kJoker] > kKindCount[kJoker]) fail("played: a move plays one kind besides 2s and jokers, never a bonus three");
+    for (int k = 0; k < kKinds; ++k)
+      if (played_[k] + known_[current_][k] > kKindCount[k]) fail("played: more " + std::string(kKindNames[k]) + " known than exist");
+    if (sum(hand_[current_]) <= sum(known_[current_])) fail("played: the copies phase needs tiles nobody has seen in the mover's hand");
+    if (copies_after_discard() && (sum(played_) != 1 || played_[top_] != 1)) fail("played: after a discard, the discarded tile");
+  }
   if (chosen_ >= 0 && chosen_ != take_rank_ && chosen_ <= cursor_) fail("chosen: lays of a stage go to increasing ranks");
   if (top_ == kBonusThree) fail("top: a bonus three is never discarded");
   if (pile_[kBonusThree]) fail("pile: a bonus three is never discarded");
@@ -1116,7 +1157,7 @@ void State::validate_public() const {
   if (phase_ == Phase::kReplace && replace_ == std::array<std::uint8_t, kPlayers>{}) fail("replace: nothing left to replace");
   if ((phase_ == Phase::kOver) != (end_ != EndReason::kNone)) fail("end: set exactly when the match is over");
   if ((went_out_ >= 0) != (end_ == EndReason::kWentOut)) fail("went_out: set exactly when the round ended by going out");
-  if (last_regular_ && !(phase_ == Phase::kMeld || phase_ == Phase::kShape || phase_ == Phase::kTakeOpen || phase_ == Phase::kOver))
+  if (last_regular_ && !(phase_ == Phase::kMeld || phase_ == Phase::kShape || phase_ == Phase::kTakeOpen || phase_ == Phase::kCopies || phase_ == Phase::kOver))
     fail("last_regular: only during the turn that drew the last regular tile");
   for (int t = 0; t < 2; ++t)
     if (totals_[t] % 5 || last_round_[t] % 5) fail("totals: every score is a multiple of 5");
@@ -1202,6 +1243,7 @@ std::string State::render(int seat) const {
     if (joker_button_) o << "  (Joker button: " << int{jokers_left_[p]} << " left" << (joker_used_[p] ? ", used this round)" : ")");
     o << "\n";
   }
+  if (phase_ == Phase::kCopies) o << "seat " << int{current_} << " just played " << tiles_text(played_) << " that may be its known tiles (known:<which>)\n";
   o << "stock " << stock_size() << ", pile " << pile_size() << (top_ >= 0 ? ", top " + std::string(kKindNames[top_]) : "");
   if (tiebreak_) o << "\ntie-break round: the first round that leaves the totals unequal ends the match";
   if (is_terminal()) o << "\nmatch over after " << rounds_ << " round(s); last round " << last_round_[0] << " / " << last_round_[1];

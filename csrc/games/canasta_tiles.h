@@ -96,6 +96,7 @@ enum class Phase : std::uint8_t {
   kShape,     // which tiles to lay at the chosen rank
   kTakeOpen,  // an unopened team's pickup: more opening melds, or done
   kMeld,      // choose a rank to lay at, or discard
+  kCopies,    // §13: which of the tiles just played were known ones (docs §1.4)
   kOver,
 };
 
@@ -115,7 +116,10 @@ class State {
   static constexpr Action kTakeAction = kDrawAction + 1;
   static constexpr Action kDoneAction = kDrawAction + 2;
   static constexpr Action kJokerAction = kDrawAction + 3;
-  static constexpr int kMaxActions = kJokerAction + 1;
+  // known:<tiles>, the known tiles among those just played: id = kKnownBase + 27a + 3t + j with
+  // a of the one other kind played, t twos and j jokers (a move plays at most 8, 8 and 2).
+  static constexpr Action kKnownBase = kJokerAction + 1;
+  static constexpr int kMaxActions = kKnownBase + 9 * 9 * 3;
   static constexpr int kMaxChanceOutcomes = kKinds;
   // An unopened player never holds more than 15 tiles (no pickup before the opening), which
   // bounds the opening planner's tables.
@@ -260,9 +264,31 @@ class State {
   void start_play();
   void end_round(EndReason reason);
   void start_round();
-  void forget(int seat, int kind, int count) {
-    known_[seat][kind] = static_cast<std::uint8_t>(std::max(0, known_[seat][kind] - count));
+  // `count` tiles of `kind` leave the seat's hand, known copies first; the known ones are
+  // noted in played_ so that the mover can say which copies really went (kCopies).
+  bool leave(int seat, int kind, int count) {
+    const int known = std::min<int>(count, known_[seat][kind]);
+    if (known == 0) return false;
+    known_[seat][kind] = static_cast<std::uint8_t>(known_[seat][kind] - known);
+    played_[kind] = static_cast<std::uint8_t>(played_[kind] + known);
+    return true;
   }
+  // After a move that played known tiles: the copies decision, when the hand still holds tiles
+  // nobody has seen (so that some of them may have gone instead); public facts only.
+  bool ask_copies() {
+    if (sum(hand_[current_]) > sum(known_[current_])) return true;
+    played_.fill(0);
+    return false;
+  }
+  // The copies decision follows a lay, a pickup or a discard; only a discard leaves a top tile
+  // with no lay made in the stage (a lay sets the cursor, a pickup empties the pile).
+  bool copies_after_discard() const { return !taking() && cursor_ < 0 && top_ >= 0; }
+  int played_other() const {  // the kind played besides 2s and jokers, -1 for none
+    for (int k = 0; k < kBonusThree; ++k)
+      if (played_[k] && k != kTwo && k != kJoker) return k;
+    return -1;
+  }
+  void resolve_copies(Action action);
 
   // Deals every tile `seat` has not seen into the places it cannot see; `pin` tiles go into
   // the mover's unknown part first. False when the unseen tiles cannot supply `pin`.
@@ -304,6 +330,7 @@ class State {
   std::array<std::uint8_t, kPlayers> replace_{};  // bonus threes dealt, still to be replaced
   std::array<Counts, kPlayers> hand_{};
   std::array<Counts, kPlayers> known_{};  // public: tiles known to be in each hand (§13)
+  Counts played_{};  // kCopies: the known tiles the last move played, known copies first
   Counts stock_{};
   Counts pile_{};          // the discard pile below its top
   std::int8_t top_ = -1;   // the top tile's kind; -1 for none
@@ -500,6 +527,19 @@ inline int State::legal_actions(Action* out) const {
       }
       break;
     }
+    case Phase::kCopies: {  // each kind played: from all of it known down to as many as unseen copies allow
+      const int kinds[3] = {played_other(), kTwo, kJoker};
+      int lo[3], hi[3];
+      for (int i = 0; i < 3; ++i) {
+        const int k = kinds[i];
+        hi[i] = k < 0 ? 0 : played_[k];
+        lo[i] = k < 0 ? 0 : hi[i] - std::min(hi[i], h[k] - known_[current_][k]);
+      }
+      for (int a = lo[0]; a <= hi[0]; ++a)
+        for (int w = lo[1]; w <= hi[1]; ++w)
+          for (int j = lo[2]; j <= hi[2]; ++j) out[n++] = kKnownBase + static_cast<Action>(27 * a + 3 * w + j);
+      break;
+    }
     case Phase::kShape:
       with_planner([&](const Planner* planner) {
         any_shape(h, chosen_, [&](int shape) {
@@ -541,6 +581,8 @@ inline void State::apply(Action action) {
     phase_ = Phase::kDrawing;
   } else if (action == kTakeAction) {
     take();
+  } else if (action >= kKnownBase) {
+    resolve_copies(action);
   } else if (action == kDoneAction) {
     finish_take();
     opened_[current_ % 2] = true;
@@ -611,11 +653,11 @@ inline void State::take() {
     return;
   }
   hand_[me][r] = static_cast<std::uint8_t>(hand_[me][r] - 2);
-  forget(me, r, 2);
+  const bool copies = leave(me, r, 2);
   melds_[t][r].nat = static_cast<std::uint8_t>(melds_[t][r].nat + 3);
   top_ = -1;
   finish_take();
-  phase_ = Phase::kMeld;
+  phase_ = copies && ask_copies() ? Phase::kCopies : Phase::kMeld;
 }
 
 inline void State::finish_take() {  // §6.3: the rest of the pile joins the hand, in public (A9)
@@ -634,9 +676,9 @@ inline void State::lay(int shape) {
   if (r != kTwo) hand_[me][r] = static_cast<std::uint8_t>(hand_[me][r] - shape_nat(shape));
   hand_[me][kTwo] = static_cast<std::uint8_t>(hand_[me][kTwo] - twos);
   hand_[me][kJoker] = static_cast<std::uint8_t>(hand_[me][kJoker] - shape_jokers(shape));
-  if (r != kTwo) forget(me, r, shape_nat(shape));
-  forget(me, kTwo, twos);
-  forget(me, kJoker, shape_jokers(shape));
+  bool copies = r != kTwo && leave(me, r, shape_nat(shape));
+  copies |= leave(me, kTwo, twos);
+  copies |= leave(me, kJoker, shape_jokers(shape));
   melds_[t][r] = plus(melds_[t][r], shape);
   if (!opened_[t]) stage_value_ = static_cast<std::uint16_t>(stage_value_ + shape_value(r, shape));
   if (top) {
@@ -649,19 +691,20 @@ inline void State::lay(int shape) {
   chosen_ = -1;
   if (taking()) {
     phase_ = Phase::kTakeOpen;
-    return;
+  } else {
+    phase_ = Phase::kMeld;
+    if (!opened_[t] && stage_value_ >= threshold(t)) {  // the opening is complete (A2)
+      opened_[t] = true;
+      stage_value_ = 0;
+    }
   }
-  phase_ = Phase::kMeld;
-  if (!opened_[t] && stage_value_ >= threshold(t)) {  // the opening is complete (A2)
-    opened_[t] = true;
-    stage_value_ = 0;
-  }
+  if (copies && ask_copies()) phase_ = Phase::kCopies;
 }
 
 inline void State::discard(int kind) {
   const int me = current_;
   --hand_[me][kind];
-  forget(me, kind, 1);
+  const bool copies = leave(me, kind, 1);
   if (top_ >= 0) ++pile_[top_];
   top_ = static_cast<std::int8_t>(kind);
   cursor_ = -1;
@@ -671,9 +714,30 @@ inline void State::discard(int kind) {
     end_round(EndReason::kWentOut);
   } else if (last_regular_) {
     end_round(EndReason::kStockExhausted);
+  } else if (copies && ask_copies()) {
+    phase_ = Phase::kCopies;  // the turn passes once the mover has said which copy it was
   } else {
     current_ = static_cast<std::uint8_t>((me + 1) % kPlayers);
     phase_ = Phase::kDraw;
+  }
+}
+
+// The mover says how many of the tiles played were known ones; the others were unseen copies,
+// so that many known tiles stay known. Then the move's own continuation: the pickup's opening,
+// the meld phase, or (after a discard) the next seat's turn.
+inline void State::resolve_copies(Action action) {
+  const int code = static_cast<int>(action - kKnownBase);
+  const int kinds[3] = {played_other(), kTwo, kJoker}, known[3] = {code / 27, code / 3 % 9, code % 3};
+  for (int i = 0; i < 3; ++i)
+    if (kinds[i] >= 0) known_[current_][kinds[i]] = static_cast<std::uint8_t>(known_[current_][kinds[i]] + played_[kinds[i]] - known[i]);
+  played_.fill(0);
+  if (taking()) {
+    phase_ = Phase::kTakeOpen;
+  } else if (copies_after_discard()) {
+    current_ = static_cast<std::uint8_t>((current_ + 1) % kPlayers);
+    phase_ = Phase::kDraw;
+  } else {
+    phase_ = Phase::kMeld;
   }
 }
 
