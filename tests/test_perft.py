@@ -281,7 +281,7 @@ def test_chance_outcomes_come_from_the_discard_pile_when_the_stock_is_empty():
     assert outcomes_ok(s.chance_outcomes(), [6, 3, 10, 9, 10, 10])
 
 
-# docs/games/just4fun_colours.md §2.1 documents this opening (2 players, seed 1) and its perft.
+# docs/games/just4fun_colours.md §4.1 documents this opening (2 players, seed 1) and its perft.
 DOC_OPENING = (
     "just4fun_colours players=2 line=4 start=1 draws=0 "
     "board=............/............/............/............/............/............ "
