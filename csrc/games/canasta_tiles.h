@@ -106,7 +106,7 @@ class State {
  public:
   static constexpr const char* kName = "canasta_tiles";
   static constexpr int kMaxPlayers = kPlayers;
-  // Action ids (docs/games/canasta_tiles.md §1.3).
+  // Action ids (docs/games/canasta_tiles.md §4.3).
   static constexpr Action kDiscardBase = 0;                 // + kind 0..13
   static constexpr Action kRankBase = 14;                   // + rank 0..11
   static constexpr Action kShapeBase = kRankBase + kRanks;  // + 12n + 3t + j
