@@ -652,6 +652,17 @@ def test_joker_button_allowance_is_per_seat_for_the_match():  # §12: the allowa
             kibitz.Game("canasta_tiles", joker_allowance=bad)
 
 
+def test_a_view_keeps_the_joker_flag_when_another_hand_holds_both_jokers():
+    # the next round's deal gives the starter (seat 1) both jokers: every seat sees the flag go
+    # dark, and a view read back must keep both jokers out of the stock
+    s = play(tie_position(winner_required=True, joker_button=True), "discard:6", "J", "J")
+    v = s.view(2)
+    assert "stock_joker=0" in v.notation and fields(s)["phase"] == "deal"
+    game = kibitz.Game("canasta_tiles", joker_button=1)
+    assert game.state_from_view(v.notation).view(2).notation == v.notation
+    assert all("J" not in fields(s.determinize(2, seed))["stock"].split(".") for seed in range(5))
+
+
 def test_pile_visibility_option():
     s = position(["9.9.5.6", "4.4", "6", "5.6"], phase="draw", top="9", pile="J.5.k3", opened=(True, False), pile_visible=False)
     assert "pile=?3" in s.view(1).notation and "top=9" in s.view(1).notation

@@ -232,27 +232,72 @@ bool State::redeal(int seat, Rng& rng, const Counts& pin, State& out) const {
     out.pile_.fill(0);
     slots[kPlayers + 1] = sum(pile_);
   }
+  // With the Joker button the view shows whether the stock holds a joker: the unseen jokers are
+  // dealt apart, as many into the stock as a uniform deal conditioned on that flag gives.
+  const int jokers = joker_button_ ? pool[kJoker] : 0;
+  if (joker_button_) pool[kJoker] = 0;
   std::array<std::uint8_t, kTiles> tiles;
   int n = 0;
   for (int k = 0; k < kKinds; ++k)
     for (int i = 0; i < pool[k]; ++i) tiles[n++] = static_cast<std::uint8_t>(k);
   for (int i = n - 1; i > 0; --i) std::swap(tiles[i], tiles[rng.below(static_cast<std::uint32_t>(i + 1))]);
-  int next = 0;
+  int total = 0, stock_from = 0;
+  for (int place = 0; place < kPlayers + 2; ++place) {
+    if (place == kPlayers) stock_from = total;
+    total += slots[place];
+  }
+  if (total != n + jokers) return false;
+  std::array<bool, kTiles> joker_at{};  // slots in place order; the stock's are stock_from..
+  if (jokers > 0 && !place_jokers(rng, jokers, stock_from, slots[kPlayers], total, joker_at)) return false;
+  int next = 0, slot = 0;
   for (int place = 0; place < kPlayers + 2; ++place)
-    for (int i = 0; i < slots[place]; ++i) {
-      if (next == n) return false;
-      const int k = tiles[next++];
+    for (int i = 0; i < slots[place]; ++i, ++slot) {
       Counts& into = place < kPlayers ? out.hand_[place] : place == kPlayers ? out.stock_ : out.pile_;
-      ++into[k];
+      ++into[joker_at[slot] ? kJoker : tiles[next++]];
     }
-  return next == n;
+  return true;
+}
+
+// Marks `jokers` of `total` slots, the stock's being `stock_from`..+`stock_slots`: none in the
+// stock when this state's stock holds no joker, else at least one, j of them with the weight
+// C(stock, j) C(others, jokers - j) of a uniform deal; uniform slots within each part.
+bool State::place_jokers(Rng& rng, int jokers, int stock_from, int stock_slots, int total, std::array<bool, kTiles>& joker_at) const {
+  auto choose = [](int n, int k) {
+    double c = 1;
+    for (int i = 0; i < k; ++i) c = c * (n - i) / (i + 1);
+    return k > n ? 0.0 : c;
+  };
+  std::array<int, kTiles> stock, others;
+  int n_stock = 0, n_others = 0;
+  for (int i = 0; i < total; ++i) {
+    if (i >= stock_from && i < stock_from + stock_slots) stock[n_stock++] = i;
+    else others[n_others++] = i;
+  }
+  int in_stock = 0;
+  if (stock_[kJoker] > 0) {
+    double weight = 0;
+    for (int j = 1; j <= jokers; ++j) weight += choose(n_stock, j) * choose(n_others, jokers - j);
+    if (weight == 0) return false;
+    double r = rng.uniform() * weight;
+    for (in_stock = 1; in_stock < jokers; ++in_stock)
+      if ((r -= choose(n_stock, in_stock) * choose(n_others, jokers - in_stock)) < 0) break;
+  }
+  if (in_stock > n_stock || jokers - in_stock > n_others) return false;
+  auto mark = [&](std::array<int, kTiles>& slots, int count, int wanted) {
+    for (int i = 0; i < wanted; ++i) {
+      std::swap(slots[i], slots[i + static_cast<int>(rng.below(static_cast<std::uint32_t>(count - i)))]);
+      joker_at[slots[i]] = true;
+    }
+  };
+  mark(stock, n_stock, in_stock);
+  mark(others, n_others, jokers - in_stock);
+  return true;
 }
 
 // What a sample must agree with beyond the view: another seat in the middle of a lay or an
-// opening can still finish it (its sub-decisions say so), and with the Joker button the
-// platform shows whether the stock holds a joker.
-bool State::sample_fits(int seat, const State& truth) const {
-  if (joker_button_ && (stock_[kJoker] > 0) != (truth.stock_[kJoker] > 0)) return false;
+// opening can still finish it (its sub-decisions say so). (The Joker button's public flag is
+// kept by redeal itself.)
+bool State::sample_fits(int seat) const {
   const int cp = current_player();
   if (cp < 0 || cp == seat || phase_ == Phase::kDraw || phase_ == Phase::kFirst) return true;
   std::array<Action, kMaxActions> legal;
@@ -304,19 +349,19 @@ State State::determinize(int seat, Rng& rng) const {
   constexpr int kAttempts = 2000;
   State out;
   for (int attempt = 0; attempt < kAttempts; ++attempt)
-    if (redeal(seat, rng, Counts{}, out) && out.sample_fits(seat, *this)) return out;
+    if (redeal(seat, rng, Counts{}, out) && out.sample_fits(seat)) return out;
   // The mover's unfinished lay or opening fits few hands: deal with the tiles of one lay it may
   // be making put into its hand first (then the check above decides).
   const bool mover_hidden = current_player() >= 0 && current_ != seat;
   for (int attempt = 0; mover_hidden && attempt < kAttempts; ++attempt)
-    if (redeal(seat, rng, witness(seat, rng), out) && out.sample_fits(seat, *this)) return out;
+    if (redeal(seat, rng, witness(seat, rng), out) && out.sample_fits(seat)) return out;
   // Last resort: keep the mover's hand as it is in this state (a hand known to fit when this
   // state was reached by play) and deal the rest.
   Counts pin{};
   if (mover_hidden)
     for (int k = 0; k < kKinds; ++k) pin[k] = static_cast<std::uint8_t>(hand_[current_][k] - known_[current_][k]);
   for (int attempt = 0; attempt < kAttempts; ++attempt)
-    if (redeal(seat, rng, pin, out) && out.sample_fits(seat, *this)) return out;
+    if (redeal(seat, rng, pin, out) && out.sample_fits(seat)) return out;
   throw NotationError("inconsistent position: no deal of the unseen tiles fits seat " + std::to_string(seat) + "'s view");
 }
 
@@ -350,8 +395,8 @@ bool State::set_stock_jokers(int seat, int lo, int hi) {
     Counts& place = p < kPlayers ? hand_[p] : pile_;
     const int free = p < kPlayers ? place[kJoker] - known_[p][kJoker] : place[kJoker];
     for (int i = 0; i < free && stock_[kJoker] < lo; ++i)
-      for (int k = 0; k < kJoker; ++k)
-        if (stock_[k] > 0) {
+      for (int k = 0; k < kBonusThree; ++k)
+        if (k != kJoker && stock_[k] > 0) {
           --place[kJoker], ++place[k], --stock_[k], ++stock_[kJoker];
           break;
         }
@@ -359,8 +404,8 @@ bool State::set_stock_jokers(int seat, int lo, int hi) {
   for (int p = 0; p <= kPlayers && stock_[kJoker] > hi; ++p) {
     if (p == seat || (p == kPlayers && pile_visible_)) continue;
     Counts& place = p < kPlayers ? hand_[p] : pile_;
-    for (int k = 0; k < kJoker && stock_[kJoker] > hi; ++k)
-      while (stock_[kJoker] > hi && place[k] > (p < kPlayers ? known_[p][k] : 0)) --place[k], ++place[kJoker], --stock_[kJoker], ++stock_[k];
+    for (int k = 0; k < kBonusThree && stock_[kJoker] > hi; ++k)
+      while (k != kJoker && stock_[kJoker] > hi && place[k] > (p < kPlayers ? known_[p][k] : 0)) --place[k], ++place[kJoker], --stock_[kJoker], ++stock_[k];
   }
   return stock_[kJoker] >= lo && stock_[kJoker] <= hi;
 }
@@ -556,7 +601,7 @@ State State::after_observation(int seat, std::string_view seen, Rng& rng) const 
       bool found = false;
       State d;
       for (int attempt = 0; attempt < kAttempts && !found; ++attempt) {
-        found = redeal(seat, rng, pin, d) && d.sample_fits(seat, *this) && is_legal(d);
+        found = redeal(seat, rng, pin, d) && d.sample_fits(seat) && is_legal(d);
       }
       if (!found)
         throw IllegalMoveError(who + " cannot play '" + std::string(shown) + "' with any tiles seat " + std::to_string(seat) + " thinks possible");
@@ -1066,18 +1111,12 @@ State State::parse(std::string_view text, bool view, int& seat) {
       fill(s.hand_[p], hidden[p] - sum(s.known_[p]), false);
     }
   if (sum(pool) != 0) throw NotationError("inconsistent view: " + std::to_string(sum(pool)) + " tiles are nowhere (tile conservation)");
-  if (s.joker_button_ && parse_bool(require(f, "stock_joker"), "stock_joker") != (s.stock_[kJoker] > 0)) {
-    // Make the placeholder agree with the public joker flag; determinize keeps it.
-    bool fixed = false;
-    for (int p = 0; p < kPlayers && !fixed; ++p)
-      for (int k = 0; k < kBonusThree && !fixed && p != seat; ++k) {
-        const bool want = s.stock_[kJoker] == 0;
-        const int from_stock = want ? k : kJoker, from_hand = want ? kJoker : k;
-        if (from_stock == from_hand || s.stock_[from_stock] == 0 || s.hand_[p][from_hand] <= s.known_[p][from_hand]) continue;
-        --s.stock_[from_stock], ++s.hand_[p][from_stock], --s.hand_[p][from_hand], ++s.stock_[from_hand];
-        fixed = true;
-      }
-    if (!fixed) throw NotationError("stock_joker: no deal of the unseen tiles agrees with it");
+  // Make the placeholders agree with the public joker flag (every joker out of the stock, or
+  // one into it); determinize keeps it.
+  if (s.joker_button_) {
+    const bool stock_joker = parse_bool(require(f, "stock_joker"), "stock_joker");
+    if (!s.set_stock_jokers(seat, stock_joker ? 1 : 0, stock_joker ? kKindCount[kJoker] : 0))
+      throw NotationError("stock_joker: no deal of the unseen tiles agrees with it");
   }
   return s;
 }

@@ -293,7 +293,8 @@ class State {
   // Deals every tile `seat` has not seen into the places it cannot see; `pin` tiles go into
   // the mover's unknown part first. False when the unseen tiles cannot supply `pin`.
   bool redeal(int seat, Rng& rng, const Counts& pin, State& out) const;
-  bool sample_fits(int seat, const State& truth) const;
+  bool place_jokers(Rng& rng, int jokers, int stock_from, int stock_slots, int total, std::array<bool, kTiles>& joker_at) const;
+  bool sample_fits(int seat) const;
   Counts witness(int seat, Rng& rng) const;
   bool ends_round(Action action) const;
   bool pile_joins_hand(Action action) const;
