@@ -96,7 +96,7 @@ enum class Phase : std::uint8_t {
   kShape,     // which tiles to lay at the chosen rank
   kTakeOpen,  // an unopened team's pickup: more opening melds, or done
   kMeld,      // choose a rank to lay at, or discard
-  kCopies,    // §13: which of the tiles just played were known ones (docs §1.4)
+  kCopies,    // §13: which of the tiles just played were known ones (docs §4.2)
   kOver,
 };
 
