@@ -82,10 +82,14 @@ def position(
     strict=True,
     pile_visible=True,
     joker_button=False,
+    jokers_used=(0, 0, 0, 0),
+    jokers_left=(1, 1, 1, 1),
     first_meld=False,
     rounds=0,
+    tiebreak=False,
     starter=0,
     value=0,
+    played="-",
     cursor="-",
     chosen="-",
     take="-",
@@ -122,12 +126,12 @@ def position(
     text = (
         f"canasta_tiles mode={mode} winner_required={b(winner_required)} first_turn_may_meld={b(first_meld)} "
         f"strict_natural_majority={b(strict)} pile_fully_visible={b(pile_visible)} joker_button={b(joker_button)} "
-        f"totals={totals[0]},{totals[1]} last_round=0,0 rounds={rounds} starter={starter} turn={turn} phase={phase} "
+        f"totals={totals[0]},{totals[1]} last_round=0,0 rounds={rounds} tiebreak={b(tiebreak)} starter={starter} turn={turn} phase={phase} "
         f"end=none went_out=- last_regular={b(last_regular)} dealt=57 replace=0.0.0.0 "
         f"hands={','.join(tiles_text(counts(h)) for h in hands)} known={','.join(tiles_text(counts(k)) for k in known)} "
         f"stock={tiles_text(rest)} top={top or '-'} pile={tiles_text(counts(pile))} "
         f"melds={melds_text(melds[0])}/{melds_text(melds[1])} opened={b(opened[0])},{b(opened[1])} "
-        f"bonus={bonus[0]},{bonus[1]} jokers_used=0.0.0.0 cursor={cursor} chosen={chosen} take={take} value={value}"
+        f"bonus={bonus[0]},{bonus[1]} jokers_used={'.'.join(map(b, jokers_used))} jokers_left={'.'.join(map(str, jokers_left))} played={played} cursor={cursor} chosen={chosen} take={take} value={value}"
     )
     s = kibitz.Game.of_notation(text).state_from_notation(text)
     assert s.notation() == text
@@ -392,7 +396,9 @@ def test_unopened_pickup_counts_only_the_hand_and_the_top():
     play(s, "done")
     f = fields(s)
     assert f["opened"] == "1,0" and counts(f["hands"].split(",")[0]) == counts("5.6.7.10")
-    play(s, "rank:10", "lay:10x1", "discard:5")
+    play(s, "rank:10", "lay:10x1")
+    assert moves(s) == ["known:10"]  # the 10 laid was the picked-up one: the hand holds no other
+    play(s, "known:10", "discard:5")
     assert team_melds(s, 0)[KIND["10"]] == (4, 0, 0)
     # with a threshold of 120 the same hand cannot take
     assert "take" not in moves(position(["10.10.1.1.1.5.6", "4", "6", "5.6"], phase="draw", top="10", pile="10.7", totals=(3000, 0)))
@@ -555,10 +561,43 @@ def test_three_rounds_and_target_modes():
     assert not s.is_terminal() and fields(s)["rounds"] == "2" and fields(s)["totals"] == "-110,-210"
     s = play(tie_position(mode="three_rounds", totals=(100, 0), rounds=2), "discard:6")
     assert s.is_terminal() and s.returns() == [1.0, 0.0, 1.0, 0.0]
-    s = play(tie_position(mode="target_10000", totals=(10205, 9000)), "discard:6")
-    assert not s.is_terminal()  # 9995 < 10,000
-    s = play(tie_position(mode="target_10000", totals=(10220, 10230)), "discard:6")
-    assert s.is_terminal() and s.returns() == [0.0, 1.0, 0.0, 1.0] and s.scores() == [10010, 10020, 10010, 10020]
+    s = play(tie_position(mode="target_10000", totals=(9800, 9000)), "discard:6")
+    assert not s.is_terminal()  # 9,590 < 10,000
+    # team 0 scores 725 (a clean canasta of 7s, two bonus threes opened, 10 in hand) and reaches the target
+    canasta = dict(melds=({KIND["7"]: (7, 0, 0)}, {}), opened=(True, False), mode="target_10000", totals=(9300, 9500))
+    s = play(position(["5.6", "5", "6", "5"], last_regular=True, stock="-", bonus=(2, 2), **canasta), "discard:6")
+    assert s.is_terminal() and s.returns() == [1.0, 0.0, 1.0, 0.0] and s.scores() == [10025, 9290, 10025, 9290]
+
+
+def test_a_target_tie_is_broken_by_the_first_round_that_leaves_the_totals_unequal():  # §11, A18
+    # both teams score 725 (a clean canasta each, two bonus threes opened, 10 in hand): 10,025 each
+    canastas = dict(melds=({KIND["7"]: (7, 0, 0)}, {KIND["8"]: (7, 0, 0)}), opened=(True, True))
+    s = position(["5.6", "5", "6", "5"], last_regular=True, stock="-", bonus=(2, 2), mode="target_10000", totals=(9300, 9300), winner_required=True, **canastas)
+    s = play(s, "discard:6")
+    assert not s.is_terminal() and fields(s)["totals"] == "10025,10025" and fields(s)["tiebreak"] == "1"
+    # The tie-break round leaves both totals below 10,000 again (9,790 and 9,785): they differ,
+    # so the match is over; a round that ties again deals one more.
+    tiebreak = dict(mode="target_10000", totals=(10000, 10000), winner_required=True, tiebreak=True, rounds=1)
+    s = play(position(["5.6", "5", "6", "5.4"], last_regular=True, stock="-", bonus=(2, 2), **tiebreak), "discard:6")
+    assert s.is_terminal() and s.scores() == [9790, 9785, 9790, 9785] and s.returns() == [1.0, 0.0, 1.0, 0.0]
+    s = play(tie_position(**tiebreak), "discard:6")
+    assert not s.is_terminal() and fields(s)["totals"] == "9790,9790" and fields(s)["tiebreak"] == "1"
+    s = play(tie_position(mode="three_rounds", totals=(100, 100), rounds=2, winner_required=True), "discard:6")
+    assert not s.is_terminal() and fields(s)["tiebreak"] == "1"
+
+
+@pytest.mark.parametrize(
+    "kw, message",
+    [
+        (dict(mode="one_round", rounds=1, totals=(100, 100), winner_required=True), "tiebreak=1"),
+        (dict(mode="target_10000", totals=(10000, 10000), winner_required=True, rounds=1), "tiebreak=1"),
+        (dict(mode="three_rounds", totals=(100, 0), rounds=3, winner_required=True, tiebreak=True), "equal totals"),
+        (dict(mode="three_rounds", totals=(100, 100), rounds=3, winner_required=False, tiebreak=True), "winner_required=1"),
+    ],
+)
+def test_tie_break_rounds_in_the_notation_are_checked(kw, message):
+    with pytest.raises(kibitz.NotationError, match=message):
+        tie_position(**kw)
 
 
 # --------------------------------------------------------------------------------------------
@@ -582,6 +621,46 @@ def test_joker_button_option():
     assert counts(f["hands"].split(",")[0]) == counts("6.7.J") and f["known"].split(",")[0] == "J"
     assert f["jokers_used"] == "1.0.0.0" and f["last_regular"] == "0"
     assert "joker" not in moves(position(["6.7", "4", "6", "13"], phase="draw", stock="5.J", bonus=(2, 2)))  # off by default
+
+
+def test_joker_button_allowance_is_per_seat_for_the_match():  # §12: the allowance must be >= 1
+    s = position(["6.7", "4", "6", "13"], phase="draw", joker_button=True, stock="5.J.J", bonus=(2, 2), jokers_left=(0, 1, 1, 1))
+    assert moves(s) == ["draw"]  # seat 0's allowance is spent
+    s = position(["6.7", "4", "6", "13"], phase="draw", joker_button=True, stock="5.J.J", bonus=(2, 2), jokers_left=(2, 1, 1, 1))
+    play(s, "joker")
+    assert fields(s)["jokers_left"] == "1.1.1.1" and s.view(2).notation.split("jokers_left=")[1].startswith("1.1.1.1 ")
+    # the default allowance, 1 per seat, lasts the whole match: once used it does not come back next round
+    game = kibitz.Game("canasta_tiles", joker_button=1, mode="three_rounds")
+    assert fields(game.new_initial_state(seed=4))["jokers_left"] == "1.1.1.1"
+    assert fields(kibitz.Game("canasta_tiles", joker_button=1, joker_allowance="3.0.1.2").new_initial_state(seed=4))["jokers_left"] == "3.0.1.2"
+    pressed = 0
+    for seed in range(4):
+        s = game.new_initial_state(seed=seed)
+        uses = [0] * 4
+        while not s.is_terminal() and int(fields(s)["rounds"]) < 2:
+            if s.is_chance():
+                s.apply(s.sample_chance(len(s.notation())))
+                continue
+            a = s._s.heuristic_action(3)
+            uses[s.current_player] += s.move_to_string(a) == "joker"  # the rollout policy presses it whenever it may
+            s.apply(a)
+        assert max(uses) <= 1 and fields(s)["jokers_left"] == ".".join(str(1 - u) for u in uses)
+        pressed += sum(uses)
+    assert pressed >= 4
+    for bad in ("-1", "256", "1.1", "x"):
+        with pytest.raises(kibitz.OptionError, match="joker_allowance"):
+            kibitz.Game("canasta_tiles", joker_allowance=bad)
+
+
+def test_a_view_keeps_the_joker_flag_when_another_hand_holds_both_jokers():
+    # the next round's deal gives the starter (seat 1) both jokers: every seat sees the flag go
+    # dark, and a view read back must keep both jokers out of the stock
+    s = play(tie_position(winner_required=True, joker_button=True), "discard:6", "J", "J")
+    v = s.view(2)
+    assert "stock_joker=0" in v.notation and fields(s)["phase"] == "deal"
+    game = kibitz.Game("canasta_tiles", joker_button=1)
+    assert game.state_from_view(v.notation).view(2).notation == v.notation
+    assert all("J" not in fields(s.determinize(2, seed))["stock"].split(".") for seed in range(5))
 
 
 def test_pile_visibility_option():
@@ -609,6 +688,44 @@ def test_draws_are_private_and_known_tiles_survive_determinization():
     play(s, "draw")
     a = s.chance_outcomes()[0][0]
     assert [s.observation_text(p, a) for p in range(4)] == ["?", NAMES[a], "?", "?"]
+
+
+def test_a_picked_up_tile_stays_known_until_it_is_itself_laid_or_discarded():  # §13
+    # seat 0 picks up a 7 and a joker while holding two 7s of its own, which nobody has seen
+    s = position(["9.9.7.7.5", "4.4", "6", "5.6"], phase="draw", top="9", pile="7.J", opened=(True, False), melds=({KIND["7"]: (3, 0, 0)}, {}))
+    play(s, "take")
+    assert fields(s)["known"].split(",")[0] == "7.J"
+    after_take = s.clone()
+    play(s, "discard:7")
+    # which 7 went is the mover's choice and the table sees it: the picked-up one, or its own
+    assert fields(s)["phase"] == "copies" and fields(s)["played"] == "7" and moves(s) == ["known:-", "known:7"]
+    assert s.move_to_string(s._s.heuristic_action(1)) == "known:7"  # the rollout policy shows nothing new
+    kept = play(s.clone(), "known:-")
+    assert fields(kept)["known"].split(",")[0] == "7.J" and fields(kept)["phase"] == "draw" and kept.current_player == 1
+    for seat in (1, 2, 3):
+        assert kept.view(seat).notation.split("known=")[1].startswith("7.J,")
+        for seed in range(10):
+            assert counts(fields(kept.determinize(seat, seed))["hands"].split(",")[0])[KIND["7"]] >= 1
+    gone = play(s.clone(), "known:7")
+    assert fields(gone)["known"].split(",")[0] == "J"
+    # an opponent following the game from observations learns the same
+    v = after_take.view(1)
+    for text in ("discard:7", "known:-"):
+        v = v.advance(text)
+    assert v.notation == kept.view(1).notation
+    # a lay, likewise: of 7.7 laid from 7 (known) + 7.7, the known one may stay
+    s = play(after_take.clone(), "rank:7", "lay:7x2")
+    assert moves(s) == ["known:-", "known:7"] and fields(s)["played"] == "7"
+    assert fields(play(s, "known:-"))["known"].split(",")[0] == "7.J" and fields(s)["phase"] == "meld"
+    # the joker laid with them was the known one: the hand holds no other
+    s = play(after_take.clone(), "rank:7", "lay:7x2+J")
+    assert moves(s) == ["known:J", "known:7.J"] and fields(s)["played"] == "7.J"
+    with pytest.raises(kibitz.NotationError, match="no 5 was just played"):
+        s.parse_move("known:5")
+    # with every 7 laid the answer is forced, but it is still asked: whether the hand held
+    # other 7s is not public
+    s = play(after_take.clone(), "rank:7", "lay:7x3+J")
+    assert moves(s) == ["known:7.J"]
 
 
 def test_views_followed_from_observations_stay_exact_in_heuristic_rounds():

@@ -281,7 +281,7 @@ def test_chance_outcomes_come_from_the_discard_pile_when_the_stock_is_empty():
     assert outcomes_ok(s.chance_outcomes(), [6, 3, 10, 9, 10, 10])
 
 
-# docs/games/just4fun_colours.md §2.1 documents this opening (2 players, seed 1) and its perft.
+# docs/games/just4fun_colours.md §4.1 documents this opening (2 players, seed 1) and its perft.
 DOC_OPENING = (
     "just4fun_colours players=2 line=4 start=1 draws=0 "
     "board=............/............/............/............/............/............ "
@@ -410,9 +410,9 @@ def _canasta_meld_position() -> str:
     stock = ".".join(NAMES[k] for k in range(15) for _ in range(COUNT[k] - placed[k]))
     return (
         "canasta_tiles mode=one_round winner_required=0 first_turn_may_meld=0 strict_natural_majority=1 pile_fully_visible=1 "
-        "joker_button=0 totals=0,0 last_round=0,0 rounds=0 starter=0 turn=0 phase=meld end=none went_out=- last_regular=0 "
+        "joker_button=0 totals=0,0 last_round=0,0 rounds=0 tiebreak=0 starter=0 turn=0 phase=meld end=none went_out=- last_regular=0 "
         f"dealt=57 replace=0.0.0.0 hands={','.join(hands)} known=-,-,-,- stock={stock} top=- pile=- melds=1x3+2,9x3/- "
-        "opened=1,0 bonus=0,0 jokers_used=0.0.0.0 cursor=- chosen=- take=- value=0"
+        "opened=1,0 bonus=0,0 jokers_used=0.0.0.0 jokers_left=1.1.1.1 played=- cursor=- chosen=- take=- value=0"
     )
 
 

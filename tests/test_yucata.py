@@ -668,7 +668,7 @@ def mutated(**changes: str) -> str:
         ({"prev": "3"}, r"eff: the effective card of a 3 is the card itself"),
         ({"eff": "Q"}, r"eff: expected '-' or one of 1 2 3 4 5 S"),
         ({"eff": "2"}, r"moved: a 2 moves 2 spaces"),
-        ({"pos": "6,5", "pale": "2,0", "dark": "0,0"}, r"moved|in front of the leader|stones"),
+        ({"pos": "6,5", "pale": "2,0", "dark": "0,0"}, r"moved|in front of the leader|stones|at least"),
         ({"moved": "9"}, r"moved: seat 1 moved 9 spaces but is on 7"),
         ({"q": "both"}, r"q: expected 'effective' or 'distance'"),
         ({"tiebreak": "none"}, r"tiebreak: expected 'shared' or 'dark'"),
@@ -697,6 +697,54 @@ def test_notation_invariants_for_special_positions():
         game.state_from_view(base)
     with pytest.raises(kibitz.NotationError, match=r"seat: expected an integer in 0..1"):
         game.state_from_view(base.replace("yucata ", "yucata seat=2 "))
+
+
+def changed(cards: str, **changes: str) -> str:
+    f = fields_of(played(cards).notation())
+    f.update(changes)
+    return GAME + " " + " ".join(f"{k}={v}" for k, v in f.items())
+
+
+@pytest.mark.parametrize(
+    "cards, changes, message",
+    [
+        # one card played, the amulet on 20: a first card moves at most 5 spaces
+        ("5", {"pos": "20,0", "pale": "12,0", "dark": "4,0"}, r"pos: after 1 turn\(s\) no amulet can be beyond space 5, but one is on 20"),
+        # a seat that has not played is still on the start space
+        ("5", {"pos": "5,3"}, r"pos: seat 1 has not played yet, so it is on the start space 0, not 3"),
+        # seat 1 played 2 and 3 only: number cards move exactly their value
+        ("5243", {"pos": "9,6"}, r"pos: seat 1 has played only number cards, which move it exactly 5 spaces, not 6"),
+        # seat 0 played 5, 4 and S: at least 10 spaces
+        ("5142S3", {"pos": "9,6", "pale": "4,0"}, r"pos: seat 0 has played cards that move it at least 10 spaces"),
+        # seat 1 played S and 4: at most 1 + 4 stones, however the stones are shared
+        ("5S14", {"pale": "0,5", "dark": "0,1"}, r"pale, dark: seat 1's cards take at most 5 stones, but it holds 6"),
+        # seat 1's S lands one in front of the leader, so the leader stands right behind it
+        ("541S", {"pos": "6,8", "moved": "4", "pale": "2,1", "dark": "0,1"}, r"pos: seat 1 moved 4 spaces with S .* an amulet stands on 7"),
+        # seat 1's Q copied seat 0's S, so seat 0 no longer holds the S
+        ("52SQ", {"hands": "1234S,1345S"}, r"eff: the Q of seat 1 copied the S of seat 0, which still holds it"),
+    ],
+    ids=["one-card-on-20", "unplayed-seat-moved", "numbers-move-exactly", "moves-at-least", "stones-per-card", "leader-card-lands-in-front", "copied-card-still-held"],
+)
+def test_positions_no_game_reaches_are_refused_naming_the_field(cards, changes, message):
+    assert GAMES[2].state_from_notation(changed(cards)) == played(cards)  # the unchanged position is fine
+    with pytest.raises(kibitz.NotationError, match=message):
+        GAMES[2].state_from_notation(changed(cards, **changes))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("q", ["effective", "distance"])
+def test_every_position_play_reaches_is_read_back(players, q):
+    """The checks above are necessary conditions: every position of random, copy-heavy and
+    heuristic games (random layouts) passes them."""
+    game = kibitz.Game(GAME, players=players, q=q, layout="random")
+    for seed in range(150):
+        s, rng = game.new_initial_state(seed), random.Random(seed)
+        while True:
+            assert game.state_from_notation(s.notation()) == s
+            if s.is_terminal():
+                break
+            legal = s.legal_actions()
+            s.apply([rng.choice(legal), max(legal), s._s.heuristic_action(seed)][seed % 3])
 
 
 def test_render_shows_the_track_positions_and_stones():

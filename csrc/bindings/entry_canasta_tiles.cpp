@@ -18,7 +18,8 @@ GameInfo canasta_tiles_entry() {
            {"first_turn_may_meld", "the starter may meld on its discard-only first turn: 0 (default) or 1"},
            {"strict_natural_majority", "naturals must outnumber wilds: 1 (default) or 0 (at least as many)"},
            {"pile_fully_visible", "views show the whole discard pile: 1 (default) or 0 (top and size only)"},
-           {"joker_button", "once per round a seat may take a joker from the stock instead of drawing: 0 (default) or 1"}},
+           {"joker_button", "once per round a seat may take a joker from the stock instead of drawing: 0 (default) or 1"},
+           {"joker_allowance", "Joker-button uses per seat for the whole match: one count 0..255 for every seat or a.b.c.d (default 1)"}},
           [](const std::map<std::string, std::string>& o, std::uint64_t seed) -> std::unique_ptr<AnyState> {
             return std::make_unique<StateImpl<canasta::State>>(canasta::State::initial(canasta::parse_options(o), seed));
           },

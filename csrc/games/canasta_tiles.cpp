@@ -34,25 +34,30 @@ int State::round_score(int t) const {
 
 void State::end_round(EndReason reason) {
   end_ = reason;
+  played_.fill(0);  // the round is over: every hand is shown
   for (int t = 0; t < 2; ++t) {
     last_round_[t] = round_score(t);
     totals_[t] += last_round_[t];
   }
   ++rounds_;
-  const bool decided = totals_[0] != totals_[1] || !winner_required_;  // §11: a tie adds a round
-  bool over = false;
+  // §11: the match ends when its mode says so; a tie then, when a winner is required, adds
+  // tie-break rounds, and the first one after which the totals differ ends it (A18: even with
+  // both totals below the target again).
+  bool ends = tiebreak_;
   switch (mode_) {
     case MatchMode::kOneRound:
-      over = decided;
+      ends = true;
       break;
     case MatchMode::kThreeRounds:
-      over = rounds_ >= kThreeRounds && decided;
+      ends |= rounds_ >= kThreeRounds;
       break;
     case MatchMode::kTarget:  // A18
-      over = std::max(totals_[0], totals_[1]) >= kTargetScore && decided;
+      ends |= std::max(totals_[0], totals_[1]) >= kTargetScore;
       break;
   }
-  if (over) {
+  const bool decided = totals_[0] != totals_[1] || !winner_required_;
+  tiebreak_ = ends && !decided;
+  if (ends && decided) {
     phase_ = Phase::kOver;
     return;
   }
@@ -63,6 +68,7 @@ void State::end_round(EndReason reason) {
 void State::start_round() {
   for (auto& h : hand_) h.fill(0);
   for (auto& k : known_) k.fill(0);
+  played_.fill(0);
   stock_ = kKindCount;
   pile_.fill(0);
   top_ = -1;
@@ -90,6 +96,7 @@ State State::initial(const Options& options, std::uint64_t seed) {
   s.strict_ = options.strict_natural_majority;
   s.pile_visible_ = options.pile_fully_visible;
   s.joker_button_ = options.joker_button;
+  s.jokers_left_ = options.joker_allowance;
   s.starter_ = static_cast<std::uint8_t>(options.starter >= 0 ? options.starter : static_cast<int>(rng.below(kPlayers)));
   s.start_round();
   while (s.current_player() == kChancePlayer) s.apply(s.sample_chance(rng));
@@ -120,7 +127,7 @@ void State::ranks(double* out) const {
 namespace {
 
 constexpr std::array<std::string_view, 3> kModeNames = {"one_round", "three_rounds", "target_10000"};
-constexpr std::array<std::string_view, 9> kPhaseNames = {"deal", "replace", "first", "draw", "drawing", "shape", "take", "meld", "over"};
+constexpr std::array<std::string_view, 10> kPhaseNames = {"deal", "replace", "first", "draw", "drawing", "shape", "take", "meld", "copies", "over"};
 constexpr std::array<std::string_view, 4> kEndNames = {"none", "out", "stock", "bonus3"};
 
 template <std::size_t N>
@@ -136,6 +143,17 @@ bool parse_bool(std::string_view v, std::string_view what) {
   if (v == "1" || v == "true" || v == "yes" || v == "on") return true;
   if (v == "0" || v == "false" || v == "no" || v == "off") return false;
   throw NotationError(std::string(what) + ": '" + std::string(v) + "' is not a boolean (1/0, true/false, yes/no, on/off)");
+}
+
+// One count for every seat ("2") or one per seat ("1.0.2.1"), each 0..255.
+std::array<std::uint8_t, kPlayers> parse_allowance(std::string_view v, std::string_view what) {
+  std::array<std::uint8_t, kPlayers> out{};
+  const auto parts = text::split(v, '.');
+  if (parts.size() != 1 && parts.size() != kPlayers)
+    throw NotationError(std::string(what) + ": '" + std::string(v) + "' is not one count 0..255 for every seat nor four counts a.b.c.d");
+  for (int p = 0; p < kPlayers; ++p)
+    out[p] = static_cast<std::uint8_t>(text::to_int(parts[parts.size() == 1 ? 0 : p], 0, 255, what));
+  return out;
 }
 
 }  // namespace
@@ -160,9 +178,11 @@ Options parse_options(const std::map<std::string, std::string>& options) {
         o.pile_fully_visible = parse_bool(value, key);
       } else if (key == "joker_button") {
         o.joker_button = parse_bool(value, key);
+      } else if (key == "joker_allowance") {
+        o.joker_allowance = parse_allowance(value, key);
       } else {
         throw OptionError("unknown option '" + key + "' for canasta_tiles; options: players, mode, winner_required, starter, "
-                          "first_turn_may_meld, strict_natural_majority, pile_fully_visible, joker_button");
+                          "first_turn_may_meld, strict_natural_majority, pile_fully_visible, joker_button, joker_allowance");
       }
     } catch (const NotationError& e) {
       throw OptionError(std::string("option ") + e.what());
@@ -212,27 +232,72 @@ bool State::redeal(int seat, Rng& rng, const Counts& pin, State& out) const {
     out.pile_.fill(0);
     slots[kPlayers + 1] = sum(pile_);
   }
+  // With the Joker button the view shows whether the stock holds a joker: the unseen jokers are
+  // dealt apart, as many into the stock as a uniform deal conditioned on that flag gives.
+  const int jokers = joker_button_ ? pool[kJoker] : 0;
+  if (joker_button_) pool[kJoker] = 0;
   std::array<std::uint8_t, kTiles> tiles;
   int n = 0;
   for (int k = 0; k < kKinds; ++k)
     for (int i = 0; i < pool[k]; ++i) tiles[n++] = static_cast<std::uint8_t>(k);
   for (int i = n - 1; i > 0; --i) std::swap(tiles[i], tiles[rng.below(static_cast<std::uint32_t>(i + 1))]);
-  int next = 0;
+  int total = 0, stock_from = 0;
+  for (int place = 0; place < kPlayers + 2; ++place) {
+    if (place == kPlayers) stock_from = total;
+    total += slots[place];
+  }
+  if (total != n + jokers) return false;
+  std::array<bool, kTiles> joker_at{};  // slots in place order; the stock's are stock_from..
+  if (jokers > 0 && !place_jokers(rng, jokers, stock_from, slots[kPlayers], total, joker_at)) return false;
+  int next = 0, slot = 0;
   for (int place = 0; place < kPlayers + 2; ++place)
-    for (int i = 0; i < slots[place]; ++i) {
-      if (next == n) return false;
-      const int k = tiles[next++];
+    for (int i = 0; i < slots[place]; ++i, ++slot) {
       Counts& into = place < kPlayers ? out.hand_[place] : place == kPlayers ? out.stock_ : out.pile_;
-      ++into[k];
+      ++into[joker_at[slot] ? kJoker : tiles[next++]];
     }
-  return next == n;
+  return true;
+}
+
+// Marks `jokers` of `total` slots, the stock's being `stock_from`..+`stock_slots`: none in the
+// stock when this state's stock holds no joker, else at least one, j of them with the weight
+// C(stock, j) C(others, jokers - j) of a uniform deal; uniform slots within each part.
+bool State::place_jokers(Rng& rng, int jokers, int stock_from, int stock_slots, int total, std::array<bool, kTiles>& joker_at) const {
+  auto choose = [](int n, int k) {
+    double c = 1;
+    for (int i = 0; i < k; ++i) c = c * (n - i) / (i + 1);
+    return k > n ? 0.0 : c;
+  };
+  std::array<int, kTiles> stock, others;
+  int n_stock = 0, n_others = 0;
+  for (int i = 0; i < total; ++i) {
+    if (i >= stock_from && i < stock_from + stock_slots) stock[n_stock++] = i;
+    else others[n_others++] = i;
+  }
+  int in_stock = 0;
+  if (stock_[kJoker] > 0) {
+    double weight = 0;
+    for (int j = 1; j <= jokers; ++j) weight += choose(n_stock, j) * choose(n_others, jokers - j);
+    if (weight == 0) return false;
+    double r = rng.uniform() * weight;
+    for (in_stock = 1; in_stock < jokers; ++in_stock)
+      if ((r -= choose(n_stock, in_stock) * choose(n_others, jokers - in_stock)) < 0) break;
+  }
+  if (in_stock > n_stock || jokers - in_stock > n_others) return false;
+  auto mark = [&](std::array<int, kTiles>& slots, int count, int wanted) {
+    for (int i = 0; i < wanted; ++i) {
+      std::swap(slots[i], slots[i + static_cast<int>(rng.below(static_cast<std::uint32_t>(count - i)))]);
+      joker_at[slots[i]] = true;
+    }
+  };
+  mark(stock, n_stock, in_stock);
+  mark(others, n_others, jokers - in_stock);
+  return true;
 }
 
 // What a sample must agree with beyond the view: another seat in the middle of a lay or an
-// opening can still finish it (its sub-decisions say so), and with the Joker button the
-// platform shows whether the stock holds a joker.
-bool State::sample_fits(int seat, const State& truth) const {
-  if (joker_button_ && (stock_[kJoker] > 0) != (truth.stock_[kJoker] > 0)) return false;
+// opening can still finish it (its sub-decisions say so). (The Joker button's public flag is
+// kept by redeal itself.)
+bool State::sample_fits(int seat) const {
   const int cp = current_player();
   if (cp < 0 || cp == seat || phase_ == Phase::kDraw || phase_ == Phase::kFirst) return true;
   std::array<Action, kMaxActions> legal;
@@ -284,19 +349,19 @@ State State::determinize(int seat, Rng& rng) const {
   constexpr int kAttempts = 2000;
   State out;
   for (int attempt = 0; attempt < kAttempts; ++attempt)
-    if (redeal(seat, rng, Counts{}, out) && out.sample_fits(seat, *this)) return out;
+    if (redeal(seat, rng, Counts{}, out) && out.sample_fits(seat)) return out;
   // The mover's unfinished lay or opening fits few hands: deal with the tiles of one lay it may
   // be making put into its hand first (then the check above decides).
   const bool mover_hidden = current_player() >= 0 && current_ != seat;
   for (int attempt = 0; mover_hidden && attempt < kAttempts; ++attempt)
-    if (redeal(seat, rng, witness(seat, rng), out) && out.sample_fits(seat, *this)) return out;
+    if (redeal(seat, rng, witness(seat, rng), out) && out.sample_fits(seat)) return out;
   // Last resort: keep the mover's hand as it is in this state (a hand known to fit when this
   // state was reached by play) and deal the rest.
   Counts pin{};
   if (mover_hidden)
     for (int k = 0; k < kKinds; ++k) pin[k] = static_cast<std::uint8_t>(hand_[current_][k] - known_[current_][k]);
   for (int attempt = 0; attempt < kAttempts; ++attempt)
-    if (redeal(seat, rng, pin, out) && out.sample_fits(seat, *this)) return out;
+    if (redeal(seat, rng, pin, out) && out.sample_fits(seat)) return out;
   throw NotationError("inconsistent position: no deal of the unseen tiles fits seat " + std::to_string(seat) + "'s view");
 }
 
@@ -330,8 +395,8 @@ bool State::set_stock_jokers(int seat, int lo, int hi) {
     Counts& place = p < kPlayers ? hand_[p] : pile_;
     const int free = p < kPlayers ? place[kJoker] - known_[p][kJoker] : place[kJoker];
     for (int i = 0; i < free && stock_[kJoker] < lo; ++i)
-      for (int k = 0; k < kJoker; ++k)
-        if (stock_[k] > 0) {
+      for (int k = 0; k < kBonusThree; ++k)
+        if (k != kJoker && stock_[k] > 0) {
           --place[kJoker], ++place[k], --stock_[k], ++stock_[kJoker];
           break;
         }
@@ -339,8 +404,8 @@ bool State::set_stock_jokers(int seat, int lo, int hi) {
   for (int p = 0; p <= kPlayers && stock_[kJoker] > hi; ++p) {
     if (p == seat || (p == kPlayers && pile_visible_)) continue;
     Counts& place = p < kPlayers ? hand_[p] : pile_;
-    for (int k = 0; k < kJoker && stock_[kJoker] > hi; ++k)
-      while (stock_[kJoker] > hi && place[k] > (p < kPlayers ? known_[p][k] : 0)) --place[k], ++place[kJoker], --stock_[kJoker], ++stock_[k];
+    for (int k = 0; k < kBonusThree && stock_[kJoker] > hi; ++k)
+      while (k != kJoker && stock_[kJoker] > hi && place[k] > (p < kPlayers ? known_[p][k] : 0)) --place[k], ++place[kJoker], --stock_[kJoker], ++stock_[k];
   }
   return stock_[kJoker] >= lo && stock_[kJoker] <= hi;
 }
@@ -524,12 +589,19 @@ State State::after_observation(int seat, std::string_view seen, Rng& rng) const 
       } else if (action == kTakeAction && top_ >= 0) {
         pin[top_] = 2;
       }
-      for (int k = 0; k < kKinds; ++k) pin[k] = static_cast<std::uint8_t>(std::max(0, pin[k] - known_[me][k]));
+      if (action >= kKnownBase) {  // the tiles played that were not known were unseen copies, so as many stay unseen
+        const int code = static_cast<int>(action - kKnownBase), other = played_other();
+        if (other >= 0) pin[other] = static_cast<std::uint8_t>(std::max(0, played_[other] - code / 27));
+        pin[kTwo] = static_cast<std::uint8_t>(std::max(0, played_[kTwo] - code / 3 % 9));
+        pin[kJoker] = static_cast<std::uint8_t>(std::max(0, played_[kJoker] - code % 3));
+      } else {
+        for (int k = 0; k < kKinds; ++k) pin[k] = static_cast<std::uint8_t>(std::max(0, pin[k] - known_[me][k]));
+      }
       constexpr int kAttempts = 4000;
       bool found = false;
       State d;
       for (int attempt = 0; attempt < kAttempts && !found; ++attempt) {
-        found = redeal(seat, rng, pin, d) && d.sample_fits(seat, *this) && is_legal(d);
+        found = redeal(seat, rng, pin, d) && d.sample_fits(seat) && is_legal(d);
       }
       if (!found)
         throw IllegalMoveError(who + " cannot play '" + std::string(shown) + "' with any tiles seat " + std::to_string(seat) + " thinks possible");
@@ -609,6 +681,8 @@ Action State::heuristic_action(Rng& rng) const {
     return best;
   };
   switch (phase_) {
+    case Phase::kCopies:
+      return moves[n - 1];  // the known tiles went: nobody learns anything new
     case Phase::kDraw:
       if (moves[n - 1] == kJokerAction) return kJokerAction;
       return n > 1 && moves[1] == kTakeAction ? kTakeAction : kDrawAction;
@@ -759,8 +833,8 @@ std::string rank_text(int rank) { return rank < 0 ? "-" : std::string(kKindNames
 std::map<std::string, std::string> parse_fields(std::string_view text) {
   static const std::initializer_list<const char*> allowed = {
       "seat", "mode", "winner_required", "first_turn_may_meld", "strict_natural_majority", "pile_fully_visible", "joker_button",
-      "totals", "last_round", "rounds", "starter", "turn", "phase", "end", "went_out", "last_regular", "dealt", "replace",
-      "hands", "known", "stock", "stock_joker", "top", "pile", "melds", "opened", "bonus", "jokers_used", "cursor", "chosen", "take", "value"};
+      "totals", "last_round", "rounds", "tiebreak", "starter", "turn", "phase", "end", "went_out", "last_regular", "dealt", "replace",
+      "hands", "known", "stock", "stock_joker", "top", "pile", "melds", "opened", "bonus", "jokers_used", "jokers_left", "played", "cursor", "chosen", "take", "value"};
   const auto words = text::words(text);
   if (words.empty() || words[0] != State::kName) throw NotationError(std::string("notation must start with '") + State::kName + "'");
   std::map<std::string, std::string> fields;
@@ -812,6 +886,15 @@ std::string State::action_to_string(Action action) const {
     return "lay:" + meld_text(rank, Meld{static_cast<std::uint8_t>(shape_nat(shape)), static_cast<std::uint8_t>(shape_twos(shape)),
                                          static_cast<std::uint8_t>(shape_jokers(shape))});
   }
+  if (action >= kKnownBase && action < static_cast<Action>(kMaxActions)) {
+    const int code = static_cast<int>(action - kKnownBase), other = played_other();
+    if (code >= 27 && other < 0) throw NotationError("action " + std::to_string(action) + " names known tiles that were not just played");
+    Counts c{};
+    if (other >= 0) c[other] = static_cast<std::uint8_t>(code / 27);
+    c[kTwo] = static_cast<std::uint8_t>(code / 3 % 9);
+    c[kJoker] = static_cast<std::uint8_t>(code % 3);
+    return "known:" + tiles_text(c);
+  }
   switch (action) {
     case kDrawAction: return "draw";
     case kTakeAction: return "take";
@@ -843,6 +926,15 @@ Action State::parse_action(std::string_view text) const {
     return kDiscardBase + static_cast<Action>(k);
   }
   if (verb == "rank" && !arg.empty()) return kRankBase + static_cast<Action>(parse_rank(arg, "rank"));
+  if (verb == "known" && !arg.empty()) {
+    if (phase_ != Phase::kCopies) throw NotationError("'" + std::string(text) + "': 'known:' says which tiles just played were known ones; nothing asks that now");
+    const Counts c = parse_tiles(arg, "known");
+    const int other = played_other();
+    for (int k = 0; k < kKinds; ++k)
+      if (c[k] && k != other && k != kTwo && k != kJoker)
+        throw NotationError("'" + std::string(text) + "': no " + std::string(kKindNames[k]) + " was just played (played: " + tiles_text(played_) + ")");
+    return kKnownBase + static_cast<Action>(27 * (other >= 0 ? c[other] : 0) + 3 * c[kTwo] + c[kJoker]);
+  }
   if (verb == "lay" && !arg.empty()) {
     const auto [rank, m] = parse_meld(arg, "lay");
     if (phase_ != Phase::kShape || rank != chosen_)
@@ -852,7 +944,7 @@ Action State::parse_action(std::string_view text) const {
       throw NotationError("'" + std::string(text) + "': at most 8 naturals, 3 twos and 2 jokers in one lay");
     return kShapeBase + static_cast<Action>(m.nat * 12 + m.twos * 3 + m.jokers);
   }
-  throw NotationError("'" + std::string(text) + "' is not a canasta_tiles move; moves: draw, take, done, joker, discard:<tile>, rank:<r>, lay:<r>x<n>[+2...][+J...]");
+  throw NotationError("'" + std::string(text) + "' is not a canasta_tiles move; moves: draw, take, done, joker, discard:<tile>, rank:<r>, lay:<r>x<n>[+2...][+J...], known:<tiles>");
 }
 
 std::string State::to_string() const { return write(-1); }
@@ -867,7 +959,7 @@ std::string State::write(int seat) const {
   o << " mode=" << kModeNames[static_cast<int>(mode_)] << " winner_required=" << b(winner_required_)
     << " first_turn_may_meld=" << b(first_turn_may_meld_) << " strict_natural_majority=" << b(strict_)
     << " pile_fully_visible=" << b(pile_visible_) << " joker_button=" << b(joker_button_) << " totals=" << totals_[0] << ','
-    << totals_[1] << " last_round=" << last_round_[0] << ',' << last_round_[1] << " rounds=" << rounds_ << " starter=" << int{starter_}
+    << totals_[1] << " last_round=" << last_round_[0] << ',' << last_round_[1] << " rounds=" << rounds_ << " tiebreak=" << b(tiebreak_) << " starter=" << int{starter_}
     << " turn=" << int{current_} << " phase=" << kPhaseNames[static_cast<int>(phase_)] << " end=" << kEndNames[static_cast<int>(end_)]
     << " went_out=" << (went_out_ < 0 ? std::string("-") : std::to_string(went_out_)) << " last_regular=" << b(last_regular_)
     << " dealt=" << int{dealt_} << " replace=" << int{replace_[0]} << '.' << int{replace_[1]} << '.' << int{replace_[2]} << '.'
@@ -888,7 +980,8 @@ std::string State::write(int seat) const {
   }
   o << " opened=" << b(opened_[0]) << ',' << b(opened_[1]) << " bonus=" << int{bonus_[0]} << ',' << int{bonus_[1]}
     << " jokers_used=" << b(joker_used_[0]) << '.' << b(joker_used_[1]) << '.' << b(joker_used_[2]) << '.' << b(joker_used_[3])
-    << " cursor=" << rank_text(cursor_) << " chosen=" << rank_text(chosen_) << " take=" << rank_text(take_rank_) << " value=" << stage_value_;
+    << " jokers_left=" << int{jokers_left_[0]} << '.' << int{jokers_left_[1]} << '.' << int{jokers_left_[2]} << '.' << int{jokers_left_[3]}
+    << " played=" << tiles_text(played_) << " cursor=" << rank_text(cursor_) << " chosen=" << rank_text(chosen_) << " take=" << rank_text(take_rank_) << " value=" << stage_value_;
   return o.str();
 }
 
@@ -910,6 +1003,7 @@ State State::parse(std::string_view text, bool view, int& seat) {
   parse_list(require(f, "totals"), ',', 2, "totals", [&](int t, std::string_view v) { s.totals_[t] = parse_signed(v, "totals"); });
   parse_list(require(f, "last_round"), ',', 2, "last_round", [&](int t, std::string_view v) { s.last_round_[t] = parse_signed(v, "last_round"); });
   s.rounds_ = static_cast<std::uint16_t>(text::to_int(require(f, "rounds"), 0, 65535, "rounds"));
+  s.tiebreak_ = parse_bool(require(f, "tiebreak"), "tiebreak");
   s.starter_ = static_cast<std::uint8_t>(text::to_int(require(f, "starter"), 0, kPlayers - 1, "starter"));
   s.current_ = static_cast<std::uint8_t>(text::to_int(require(f, "turn"), 0, kPlayers - 1, "turn"));
   s.phase_ = static_cast<Phase>(name_index(kPhaseNames, require(f, "phase"), "phase"));
@@ -959,6 +1053,9 @@ State State::parse(std::string_view text, bool view, int& seat) {
   parse_list(require(f, "opened"), ',', 2, "opened", [&](int t, std::string_view v) { s.opened_[t] = parse_bool(v, "opened"); });
   parse_list(require(f, "bonus"), ',', 2, "bonus", [&](int t, std::string_view v) { s.bonus_[t] = static_cast<std::uint8_t>(text::to_int(v, 0, 4, "bonus")); });
   parse_list(require(f, "jokers_used"), '.', kPlayers, "jokers_used", [&](int p, std::string_view v) { s.joker_used_[p] = parse_bool(v, "jokers_used"); });
+  parse_list(require(f, "jokers_left"), '.', kPlayers, "jokers_left",
+             [&](int p, std::string_view v) { s.jokers_left_[p] = static_cast<std::uint8_t>(text::to_int(v, 0, 255, "jokers_left")); });
+  s.played_ = parse_tiles(require(f, "played"), "played");
   s.cursor_ = static_cast<std::int8_t>(parse_rank_or_none(require(f, "cursor"), "cursor"));
   s.chosen_ = static_cast<std::int8_t>(parse_rank_or_none(require(f, "chosen"), "chosen"));
   s.take_rank_ = static_cast<std::int8_t>(parse_rank_or_none(require(f, "take"), "take"));
@@ -1014,18 +1111,12 @@ State State::parse(std::string_view text, bool view, int& seat) {
       fill(s.hand_[p], hidden[p] - sum(s.known_[p]), false);
     }
   if (sum(pool) != 0) throw NotationError("inconsistent view: " + std::to_string(sum(pool)) + " tiles are nowhere (tile conservation)");
-  if (s.joker_button_ && parse_bool(require(f, "stock_joker"), "stock_joker") != (s.stock_[kJoker] > 0)) {
-    // Make the placeholder agree with the public joker flag; determinize keeps it.
-    bool fixed = false;
-    for (int p = 0; p < kPlayers && !fixed; ++p)
-      for (int k = 0; k < kBonusThree && !fixed && p != seat; ++k) {
-        const bool want = s.stock_[kJoker] == 0;
-        const int from_stock = want ? k : kJoker, from_hand = want ? kJoker : k;
-        if (from_stock == from_hand || s.stock_[from_stock] == 0 || s.hand_[p][from_hand] <= s.known_[p][from_hand]) continue;
-        --s.stock_[from_stock], ++s.hand_[p][from_stock], --s.hand_[p][from_hand], ++s.stock_[from_hand];
-        fixed = true;
-      }
-    if (!fixed) throw NotationError("stock_joker: no deal of the unseen tiles agrees with it");
+  // Make the placeholders agree with the public joker flag (every joker out of the stock, or
+  // one into it); determinize keeps it.
+  if (s.joker_button_) {
+    const bool stock_joker = parse_bool(require(f, "stock_joker"), "stock_joker");
+    if (!s.set_stock_jokers(seat, stock_joker ? 1 : 0, stock_joker ? kKindCount[kJoker] : 0))
+      throw NotationError("stock_joker: no deal of the unseen tiles agrees with it");
   }
   return s;
 }
@@ -1065,7 +1156,7 @@ void State::validate_public() const {
       value += shape_value(r, melds_[t][r].nat * 12 + melds_[t][r].twos * 3 + melds_[t][r].jokers);
     }
     if (!opened_[t] && any) {
-      if (!(decision && t == mover_team && (phase_ == Phase::kShape || phase_ == Phase::kMeld || phase_ == Phase::kTakeOpen)))
+      if (!(decision && t == mover_team && (phase_ == Phase::kShape || phase_ == Phase::kMeld || phase_ == Phase::kTakeOpen || phase_ == Phase::kCopies)))
         fail("team " + std::to_string(t) + " has melds but has not opened, and is not opening now");
       if (value != stage_value_) fail("value: an opening under way has laid " + std::to_string(value) + ", not " + std::to_string(stage_value_));
     }
@@ -1073,13 +1164,24 @@ void State::validate_public() const {
   if (stage_value_ && (opened_[mover_team] || !decision)) fail("value: only an unopened team's opening under way has a value");
   if ((chosen_ >= 0) != (phase_ == Phase::kShape)) fail("chosen: a rank is chosen exactly in the shape phase");
   if (take_rank_ >= 0) {
-    if (opened_[mover_team] || !(phase_ == Phase::kShape || phase_ == Phase::kTakeOpen)) fail("take: only during an unopened team's pickup");
+    if (opened_[mover_team] || !(phase_ == Phase::kShape || phase_ == Phase::kTakeOpen || phase_ == Phase::kCopies)) fail("take: only during an unopened team's pickup");
     const bool top_pending = phase_ == Phase::kShape && chosen_ == take_rank_ && top_ == take_rank_;
     if (!top_pending && (top_ >= 0 || melds_[mover_team][take_rank_].size() == 0)) fail("take: the top tile of the pickup must be laid first");
     if (top_pending && melds_[mover_team][take_rank_].size()) fail("take: the pickup's meld exists before its first lay");
     if (!top_pending && chosen_ == take_rank_) fail("chosen: the pickup's rank is laid once");
   }
-  if (cursor_ >= 0 && !(phase_ == Phase::kShape || phase_ == Phase::kMeld || phase_ == Phase::kTakeOpen)) fail("cursor: only while laying");
+  if (cursor_ >= 0 && !(phase_ == Phase::kShape || phase_ == Phase::kMeld || phase_ == Phase::kTakeOpen || phase_ == Phase::kCopies)) fail("cursor: only while laying");
+  // §13: the copies decision, right after a move that played known tiles.
+  if ((phase_ == Phase::kCopies) != (sum(played_) > 0)) fail("played: known tiles just played are listed exactly in the copies phase");
+  if (phase_ == Phase::kCopies) {
+    int others = 0;
+    for (int k = 0; k < kKinds; ++k) others += played_[k] && k != kTwo && k != kJoker;
+    if (others > 1 || played_[kBonusThree] || played_[kJoker] > kKindCount[kJoker]) fail("played: a move plays one kind besides 2s and jokers, never a bonus three");
+    for (int k = 0; k < kKinds; ++k)
+      if (played_[k] + known_[current_][k] > kKindCount[k]) fail("played: more " + std::string(kKindNames[k]) + " known than exist");
+    if (sum(hand_[current_]) <= sum(known_[current_])) fail("played: the copies phase needs tiles nobody has seen in the mover's hand");
+    if (copies_after_discard() && (sum(played_) != 1 || played_[top_] != 1)) fail("played: after a discard, the discarded tile");
+  }
   if (chosen_ >= 0 && chosen_ != take_rank_ && chosen_ <= cursor_) fail("chosen: lays of a stage go to increasing ranks");
   if (top_ == kBonusThree) fail("top: a bonus three is never discarded");
   if (pile_[kBonusThree]) fail("pile: a bonus three is never discarded");
@@ -1094,11 +1196,22 @@ void State::validate_public() const {
   if (phase_ == Phase::kReplace && replace_ == std::array<std::uint8_t, kPlayers>{}) fail("replace: nothing left to replace");
   if ((phase_ == Phase::kOver) != (end_ != EndReason::kNone)) fail("end: set exactly when the match is over");
   if ((went_out_ >= 0) != (end_ == EndReason::kWentOut)) fail("went_out: set exactly when the round ended by going out");
-  if (last_regular_ && !(phase_ == Phase::kMeld || phase_ == Phase::kShape || phase_ == Phase::kTakeOpen || phase_ == Phase::kOver))
+  if (last_regular_ && !(phase_ == Phase::kMeld || phase_ == Phase::kShape || phase_ == Phase::kTakeOpen || phase_ == Phase::kCopies || phase_ == Phase::kOver))
     fail("last_regular: only during the turn that drew the last regular tile");
   for (int t = 0; t < 2; ++t)
     if (totals_[t] % 5 || last_round_[t] % 5) fail("totals: every score is a multiple of 5");
   if (phase_ == Phase::kOver && rounds_ == 0) fail("rounds: a finished match has played a round");
+  // §11: once the mode's end is reached, a match goes on only to break a tie.
+  const bool mode_over = mode_ == MatchMode::kOneRound ? rounds_ >= 1
+                         : mode_ == MatchMode::kThreeRounds ? rounds_ >= kThreeRounds
+                                                            : std::max(totals_[0], totals_[1]) >= kTargetScore;
+  if (phase_ != Phase::kOver) {
+    if (tiebreak_ && (!winner_required_ || totals_[0] != totals_[1])) fail("tiebreak: a tie-break round starts from equal totals, with winner_required=1");
+    if (!tiebreak_ && mode_over) fail("tiebreak: the match has reached its end, so a round now can only break a tie (tiebreak=1)");
+    if (tiebreak_ && rounds_ == 0) fail("tiebreak: no round has been played");
+  } else if (tiebreak_) {
+    fail("tiebreak: set only while the match goes on");
+  }
 }
 
 void State::validate() const {
@@ -1166,9 +1279,12 @@ std::string State::render(int seat) const {
     o << "seat " << p << (p == current_ && !is_terminal() ? " *" : "  ") << " ";
     if (seat < 0 || p == seat) o << tiles_text(hand_[p]);
     else o << sum(hand_[p]) << " tiles" << (sum(known_[p]) ? ", known " + tiles_text(known_[p]) : "");
+    if (joker_button_) o << "  (Joker button: " << int{jokers_left_[p]} << " left" << (joker_used_[p] ? ", used this round)" : ")");
     o << "\n";
   }
+  if (phase_ == Phase::kCopies) o << "seat " << int{current_} << " just played " << tiles_text(played_) << " that may be its known tiles (known:<which>)\n";
   o << "stock " << stock_size() << ", pile " << pile_size() << (top_ >= 0 ? ", top " + std::string(kKindNames[top_]) : "");
+  if (tiebreak_) o << "\ntie-break round: the first round that leaves the totals unequal ends the match";
   if (is_terminal()) o << "\nmatch over after " << rounds_ << " round(s); last round " << last_round_[0] << " / " << last_round_[1];
   return o.str();
 }

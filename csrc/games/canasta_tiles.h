@@ -81,6 +81,9 @@ struct Options {
   bool strict_natural_majority = true;    // A3
   bool pile_fully_visible = true;         // A9
   bool joker_button = false;              // A21, §12
+  // §12: the seat's external allowance of spare jokers, for the whole match (one use per
+  // round at most). [R]: 1 per seat.
+  std::array<std::uint8_t, kPlayers> joker_allowance = {1, 1, 1, 1};
 };
 Options parse_options(const std::map<std::string, std::string>& options);
 
@@ -93,6 +96,7 @@ enum class Phase : std::uint8_t {
   kShape,     // which tiles to lay at the chosen rank
   kTakeOpen,  // an unopened team's pickup: more opening melds, or done
   kMeld,      // choose a rank to lay at, or discard
+  kCopies,    // §13: which of the tiles just played were known ones (docs §4.2)
   kOver,
 };
 
@@ -102,7 +106,7 @@ class State {
  public:
   static constexpr const char* kName = "canasta_tiles";
   static constexpr int kMaxPlayers = kPlayers;
-  // Action ids (docs/games/canasta_tiles.md §1.3).
+  // Action ids (docs/games/canasta_tiles.md §4.3).
   static constexpr Action kDiscardBase = 0;                 // + kind 0..13
   static constexpr Action kRankBase = 14;                   // + rank 0..11
   static constexpr Action kShapeBase = kRankBase + kRanks;  // + 12n + 3t + j
@@ -112,7 +116,10 @@ class State {
   static constexpr Action kTakeAction = kDrawAction + 1;
   static constexpr Action kDoneAction = kDrawAction + 2;
   static constexpr Action kJokerAction = kDrawAction + 3;
-  static constexpr int kMaxActions = kJokerAction + 1;
+  // known:<tiles>, the known tiles among those just played: id = kKnownBase + 27a + 3t + j with
+  // a of the one other kind played, t twos and j jokers (a move plays at most 8, 8 and 2).
+  static constexpr Action kKnownBase = kJokerAction + 1;
+  static constexpr int kMaxActions = kKnownBase + 9 * 9 * 3;
   static constexpr int kMaxChanceOutcomes = kKinds;
   // An unopened player never holds more than 15 tiles (no pickup before the opening), which
   // bounds the opening planner's tables.
@@ -241,6 +248,8 @@ class State {
   std::uint16_t open_ranks(int after) const;
   bool shape_legal(int rank, int shape, const Planner* planner) const;  // planner: while unopened
   bool rank_legal(int rank, const Planner* planner) const;
+  template <class F>
+  void with_planner(F&& f) const;
   bool take_legal() const;
   bool discard_allowed() const;
   template <class F>
@@ -255,14 +264,37 @@ class State {
   void start_play();
   void end_round(EndReason reason);
   void start_round();
-  void forget(int seat, int kind, int count) {
-    known_[seat][kind] = static_cast<std::uint8_t>(std::max(0, known_[seat][kind] - count));
+  // `count` tiles of `kind` leave the seat's hand, known copies first; the known ones are
+  // noted in played_ so that the mover can say which copies really went (kCopies).
+  bool leave(int seat, int kind, int count) {
+    const int known = std::min<int>(count, known_[seat][kind]);
+    if (known == 0) return false;
+    known_[seat][kind] = static_cast<std::uint8_t>(known_[seat][kind] - known);
+    played_[kind] = static_cast<std::uint8_t>(played_[kind] + known);
+    return true;
   }
+  // After a move that played known tiles: the copies decision, when the hand still holds tiles
+  // nobody has seen (so that some of them may have gone instead); public facts only.
+  bool ask_copies() {
+    if (sum(hand_[current_]) > sum(known_[current_])) return true;
+    played_.fill(0);
+    return false;
+  }
+  // The copies decision follows a lay, a pickup or a discard; only a discard leaves a top tile
+  // with no lay made in the stage (a lay sets the cursor, a pickup empties the pile).
+  bool copies_after_discard() const { return !taking() && cursor_ < 0 && top_ >= 0; }
+  int played_other() const {  // the kind played besides 2s and jokers, -1 for none
+    for (int k = 0; k < kBonusThree; ++k)
+      if (played_[k] && k != kTwo && k != kJoker) return k;
+    return -1;
+  }
+  void resolve_copies(Action action);
 
   // Deals every tile `seat` has not seen into the places it cannot see; `pin` tiles go into
   // the mover's unknown part first. False when the unseen tiles cannot supply `pin`.
   bool redeal(int seat, Rng& rng, const Counts& pin, State& out) const;
-  bool sample_fits(int seat, const State& truth) const;
+  bool place_jokers(Rng& rng, int jokers, int stock_from, int stock_slots, int total, std::array<bool, kTiles>& joker_at) const;
+  bool sample_fits(int seat) const;
   Counts witness(int seat, Rng& rng) const;
   bool ends_round(Action action) const;
   bool pile_joins_hand(Action action) const;
@@ -287,6 +319,7 @@ class State {
   std::array<std::int32_t, 2> totals_{};
   std::array<std::int32_t, 2> last_round_{};  // the scores of the last round played
   std::uint16_t rounds_ = 0;                  // rounds finished
+  bool tiebreak_ = false;                     // §11: the match ended in a tie; rounds now break it
   // Round.
   Phase phase_ = Phase::kDeal;
   EndReason end_ = EndReason::kNone;
@@ -298,13 +331,15 @@ class State {
   std::array<std::uint8_t, kPlayers> replace_{};  // bonus threes dealt, still to be replaced
   std::array<Counts, kPlayers> hand_{};
   std::array<Counts, kPlayers> known_{};  // public: tiles known to be in each hand (§13)
+  Counts played_{};  // kCopies: the known tiles the last move played, known copies first
   Counts stock_{};
   Counts pile_{};          // the discard pile below its top
   std::int8_t top_ = -1;   // the top tile's kind; -1 for none
   std::array<std::array<Meld, kRanks>, 2> melds_{};
   std::array<bool, 2> opened_{};
   std::array<std::uint8_t, 2> bonus_{};  // bonus threes in each team's area
-  std::array<bool, kPlayers> joker_used_{};
+  std::array<bool, kPlayers> joker_used_{};        // this round
+  std::array<std::uint8_t, kPlayers> jokers_left_{};  // the allowance left for the match
   // The current stage of the mover's turn.
   std::int8_t cursor_ = -1;     // last rank laid in this stage; lays go to higher ranks
   std::int8_t chosen_ = -1;     // the rank of the lay being shaped
@@ -422,6 +457,19 @@ inline bool State::shape_legal(int rank, int shape, const Planner* planner) cons
   return planner->reaches(top ? 0 : rank + 1, twos_left, h[kJoker] - shape_jokers(shape), need, left, canasta);
 }
 
+// Calls f(planner): the opening planner of the mover's stage while its team has not opened,
+// nullptr once it has. (A plain local, not a std::optional: GCC zero-fills an optional's 24 KB
+// of storage even when it stays empty, which cost a third of a playout.)
+template <class F>
+inline void State::with_planner(F&& f) const {
+  if (opened_[current_ % 2]) {
+    f(nullptr);
+  } else {
+    const Planner planner(*this, hand_[current_], open_ranks(cursor_));
+    f(&planner);
+  }
+}
+
 inline bool State::rank_legal(int rank, const Planner* planner) const {
   if (!(open_ranks(cursor_) >> rank & 1)) return false;
   return any_shape(hand_[current_], rank, [&](int shape) { return shape_legal(rank, shape, planner); });
@@ -465,30 +513,42 @@ inline int State::legal_actions(Action* out) const {
     case Phase::kDraw:
       out[n++] = kDrawAction;
       if (take_legal()) out[n++] = kTakeAction;
-      if (joker_button_ && !joker_used_[current_] && stock_[kJoker] > 0) out[n++] = kJokerAction;
+      if (joker_button_ && !joker_used_[current_] && jokers_left_[current_] > 0 && stock_[kJoker] > 0) out[n++] = kJokerAction;
       break;
     case Phase::kMeld:
     case Phase::kTakeOpen: {
       if (phase_ == Phase::kMeld && discard_allowed()) discards();
-      std::optional<Planner> planner;
-      if (!opened_[t]) planner.emplace(*this, h, open_ranks(cursor_));
-      for (int r = cursor_ + 1; r < kRanks; ++r)
-        if (rank_legal(r, planner ? &*planner : nullptr)) out[n++] = kRankBase + r;
+      with_planner([&](const Planner* planner) {
+        for (int r = cursor_ + 1; r < kRanks; ++r)
+          if (rank_legal(r, planner)) out[n++] = kRankBase + r;
+      });
       if (phase_ == Phase::kTakeOpen && stage_value_ >= threshold(t)) {
         const int left = sum(h) + sum(pile_);
         if (left >= 2 || (left == 1 && team_has_canasta(t))) out[n++] = kDoneAction;
       }
       break;
     }
-    case Phase::kShape: {
-      std::optional<Planner> planner;
-      if (!opened_[t]) planner.emplace(*this, h, open_ranks(cursor_));
-      any_shape(h, chosen_, [&](int shape) {
-        if (shape_legal(chosen_, shape, planner ? &*planner : nullptr)) out[n++] = kShapeBase + shape;
-        return false;
-      });
+    case Phase::kCopies: {  // each kind played: from all of it known down to as many as unseen copies allow
+      const int kinds[3] = {played_other(), kTwo, kJoker};
+      int lo[3], hi[3];
+      for (int i = 0; i < 3; ++i) {
+        const int k = kinds[i];
+        hi[i] = k < 0 ? 0 : played_[k];
+        lo[i] = k < 0 ? 0 : hi[i] - std::min(hi[i], h[k] - known_[current_][k]);
+      }
+      for (int a = lo[0]; a <= hi[0]; ++a)
+        for (int w = lo[1]; w <= hi[1]; ++w)
+          for (int j = lo[2]; j <= hi[2]; ++j) out[n++] = kKnownBase + static_cast<Action>(27 * a + 3 * w + j);
       break;
     }
+    case Phase::kShape:
+      with_planner([&](const Planner* planner) {
+        any_shape(h, chosen_, [&](int shape) {
+          if (shape_legal(chosen_, shape, planner)) out[n++] = kShapeBase + shape;
+          return false;
+        });
+      });
+      break;
     default:
       break;
   }
@@ -522,6 +582,8 @@ inline void State::apply(Action action) {
     phase_ = Phase::kDrawing;
   } else if (action == kTakeAction) {
     take();
+  } else if (action >= kKnownBase) {
+    resolve_copies(action);
   } else if (action == kDoneAction) {
     finish_take();
     opened_[current_ % 2] = true;
@@ -534,6 +596,7 @@ inline void State::apply(Action action) {
     ++hand_[current_][kJoker];
     ++known_[current_][kJoker];
     joker_used_[current_] = true;
+    --jokers_left_[current_];
     last_regular_ = stock_size() == 0;
     phase_ = Phase::kMeld;
   }
@@ -591,11 +654,11 @@ inline void State::take() {
     return;
   }
   hand_[me][r] = static_cast<std::uint8_t>(hand_[me][r] - 2);
-  forget(me, r, 2);
+  const bool copies = leave(me, r, 2);
   melds_[t][r].nat = static_cast<std::uint8_t>(melds_[t][r].nat + 3);
   top_ = -1;
   finish_take();
-  phase_ = Phase::kMeld;
+  phase_ = copies && ask_copies() ? Phase::kCopies : Phase::kMeld;
 }
 
 inline void State::finish_take() {  // §6.3: the rest of the pile joins the hand, in public (A9)
@@ -614,9 +677,9 @@ inline void State::lay(int shape) {
   if (r != kTwo) hand_[me][r] = static_cast<std::uint8_t>(hand_[me][r] - shape_nat(shape));
   hand_[me][kTwo] = static_cast<std::uint8_t>(hand_[me][kTwo] - twos);
   hand_[me][kJoker] = static_cast<std::uint8_t>(hand_[me][kJoker] - shape_jokers(shape));
-  if (r != kTwo) forget(me, r, shape_nat(shape));
-  forget(me, kTwo, twos);
-  forget(me, kJoker, shape_jokers(shape));
+  bool copies = r != kTwo && leave(me, r, shape_nat(shape));
+  copies |= leave(me, kTwo, twos);
+  copies |= leave(me, kJoker, shape_jokers(shape));
   melds_[t][r] = plus(melds_[t][r], shape);
   if (!opened_[t]) stage_value_ = static_cast<std::uint16_t>(stage_value_ + shape_value(r, shape));
   if (top) {
@@ -629,19 +692,20 @@ inline void State::lay(int shape) {
   chosen_ = -1;
   if (taking()) {
     phase_ = Phase::kTakeOpen;
-    return;
+  } else {
+    phase_ = Phase::kMeld;
+    if (!opened_[t] && stage_value_ >= threshold(t)) {  // the opening is complete (A2)
+      opened_[t] = true;
+      stage_value_ = 0;
+    }
   }
-  phase_ = Phase::kMeld;
-  if (!opened_[t] && stage_value_ >= threshold(t)) {  // the opening is complete (A2)
-    opened_[t] = true;
-    stage_value_ = 0;
-  }
+  if (copies && ask_copies()) phase_ = Phase::kCopies;
 }
 
 inline void State::discard(int kind) {
   const int me = current_;
   --hand_[me][kind];
-  forget(me, kind, 1);
+  const bool copies = leave(me, kind, 1);
   if (top_ >= 0) ++pile_[top_];
   top_ = static_cast<std::int8_t>(kind);
   cursor_ = -1;
@@ -651,9 +715,30 @@ inline void State::discard(int kind) {
     end_round(EndReason::kWentOut);
   } else if (last_regular_) {
     end_round(EndReason::kStockExhausted);
+  } else if (copies && ask_copies()) {
+    phase_ = Phase::kCopies;  // the turn passes once the mover has said which copy it was
   } else {
     current_ = static_cast<std::uint8_t>((me + 1) % kPlayers);
     phase_ = Phase::kDraw;
+  }
+}
+
+// The mover says how many of the tiles played were known ones; the others were unseen copies,
+// so that many known tiles stay known. Then the move's own continuation: the pickup's opening,
+// the meld phase, or (after a discard) the next seat's turn.
+inline void State::resolve_copies(Action action) {
+  const int code = static_cast<int>(action - kKnownBase);
+  const int kinds[3] = {played_other(), kTwo, kJoker}, known[3] = {code / 27, code / 3 % 9, code % 3};
+  for (int i = 0; i < 3; ++i)
+    if (kinds[i] >= 0) known_[current_][kinds[i]] = static_cast<std::uint8_t>(known_[current_][kinds[i]] + played_[kinds[i]] - known[i]);
+  played_.fill(0);
+  if (taking()) {
+    phase_ = Phase::kTakeOpen;
+  } else if (copies_after_discard()) {
+    current_ = static_cast<std::uint8_t>((current_ + 1) % kPlayers);
+    phase_ = Phase::kDraw;
+  } else {
+    phase_ = Phase::kMeld;
   }
 }
 

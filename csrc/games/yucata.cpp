@@ -362,25 +362,62 @@ void State::validate() const {
   if (over && pos_[red_] != kEnd) fail("red: " + seat_name(red_) + " holds the red stone but is not on space 39");
   if (over && red_ != to_move_) fail("red: the holder of the red stone made the last move, which was seat " + std::to_string(to_move_));
 
-  // Turns per seat: each turn plays one card (§4) and moves at least one space (§6).
+  // How far the lead can be after `turn_` turns (§6): a number card lands at most 5 beyond the
+  // lead, S one beyond it, and Q as its copy does; with q=distance a Q repeats the distance of
+  // the turn before, which an S can make as long as the lead was plus one.
+  int lead_bound = 0, move_bound = 0;
+  for (int t = 0; t < turn_ && lead_bound < kEnd; ++t) {
+    const int longest = q_ == QReading::kDistance ? std::max(5, move_bound) : 5;
+    move_bound = std::max({5, lead_bound + 1, move_bound});
+    lead_bound = std::min(kEnd, lead_bound + longest);
+  }
+  if (lead_ > lead_bound)
+    fail("pos: after " + std::to_string(turn_) + " turn(s) no amulet can be beyond space " + std::to_string(lead_bound) + ", but one is on " + std::to_string(lead_));
+
+  // Per seat, the cards it has played: c full rounds of all 7, then the cards missing from its
+  // hand. A number card k moves exactly k spaces (fewer only on the move that stops on 39), S
+  // and Q at least one (§6); a number k takes at most k stones, S at most one, Q at most what
+  // its copy takes (§7).
+  const int last = turn_ > 0 ? (start_ + turn_ - 1) % n : -1;
+  if (last >= 0 && moved_ > pos_[last]) fail("moved: seat " + std::to_string(last) + " moved " + std::to_string(moved_) + " spaces but is on " + std::to_string(pos_[last]));
   for (int p = 0; p < n; ++p) {
     const int turns = turn_ / n + (((p - start_ + n) % n) < turn_ % n ? 1 : 0);
     const int held = std::popcount(static_cast<unsigned>(hand_[p]));
     if (held != kCards - turns % kCards)
       fail("hands: " + seat_name(p) + " has played " + std::to_string(turns) + " cards, so holds " + std::to_string(kCards - turns % kCards) +
            ", not " + std::to_string(held));
-    if (pos_[p] < turns) fail("pos: " + seat_name(p) + " made " + std::to_string(turns) + " moves of at least one space, so cannot be on " + std::to_string(pos_[p]));
     if (p == start_ && turns == 1 && !(hand_[p] >> kCopy & 1)) fail("hands: the first card of the game cannot be Q (A4), so seat " + std::to_string(p) + " still holds it");
+    const int rounds = turns / kCards;
+    const Hand played = turns % kCards ? static_cast<Hand>(kFullHand & ~hand_[p]) : 0;
+    int numbers = 15 * rounds, jumps = 2 * rounds, copies = rounds;  // 1+2+3+4+5; S and Q; Q
+    for (int c = 0; c < kLeader; ++c)
+      if (played >> c & 1) numbers += c + 1;
+    jumps += std::popcount(static_cast<unsigned>(played >> kLeader));
+    copies += played >> kCopy & 1;
+    const int least = numbers + jumps;
+    // The last mover's last move may have stopped short on 39: count the spaces before it.
+    const int least_card = p == last ? (prev_card_ < kLeader ? prev_card_ + 1 : 1) : 0;
+    const int from = p == last ? pos_[p] - moved_ : pos_[p];
+    if (from < least - least_card)
+      fail("pos: " + seat_name(p) + " has played cards that move it at least " + std::to_string(least) + " spaces (number cards their value, S and Q one or more), so cannot be on " +
+           std::to_string(pos_[p]));
+    if (jumps == 0 && pos_[p] != numbers && !(p == red_ && pos_[p] == kEnd && pos_[p] < numbers))
+      fail("pos: " + seat_name(p) +
+           (turns == 0 ? " has not played yet, so it is on the start space 0"
+                       : " has played only number cards, which move it exactly " + std::to_string(numbers) + " spaces") +
+           ", not " + std::to_string(pos_[p]));
+    const int copy_stones = q_ == QReading::kDistance ? kLayoutLength : 5;
+    const int most_stones = numbers + (jumps - copies) + copy_stones * copies;
+    if (pale_[p] + dark_[p] > most_stones)
+      fail("pale, dark: " + seat_name(p) + "'s cards take at most " + std::to_string(most_stones) + " stones, but it holds " + std::to_string(pale_[p] + dark_[p]));
   }
 
   // The previous play.
   if ((turn_ == 0) != (prev_card_ == kNoCard) || (turn_ == 0) != (prev_eff_ == kNoCard) || (turn_ == 0) != (moved_ == 0))
     fail("prev, eff, moved: '-', '-' and 0 exactly before the first turn");
   if (turn_ > 0) {
-    const int last = (start_ + turn_ - 1) % n;
     if (turn_ == 1 && prev_card_ == kCopy) fail("prev: Q cannot be the first card of the game (A4)");
     if (prev_card_ != kCopy && prev_eff_ != prev_card_) fail("eff: the effective card of a " + card_text(prev_card_) + " is the card itself");
-    if (moved_ > pos_[last]) fail("moved: seat " + std::to_string(last) + " moved " + std::to_string(moved_) + " spaces but is on " + std::to_string(pos_[last]));
     if (hand_[last] != kFullHand && (hand_[last] >> prev_card_ & 1))
       fail("hands: seat " + std::to_string(last) + " just played " + card_text(prev_card_) + ", so it is no longer in that hand");
     const bool as_effective = prev_card_ != kCopy || q_ == QReading::kEffective;
@@ -389,11 +426,30 @@ void State::validate() const {
       if (pos_[last] == kEnd ? moved_ > k : moved_ != k)
         fail("moved: a " + std::to_string(k) + " moves " + std::to_string(k) + " spaces (fewer only when it stops on 39), not " + std::to_string(moved_));
     }
-    if (as_effective && prev_eff_ == kLeader)
-      for (int p = 0; p < n; ++p)
+    if (as_effective && prev_eff_ == kLeader) {
+      bool leader_behind = moved_ == 1;  // the mover led itself, or the leader is one space behind it
+      for (int p = 0; p < n; ++p) {
         if (p != last && pos_[p] >= pos_[last])
           fail("pos: seat " + std::to_string(last) + " just moved in front of the leader (S), so seat " + std::to_string(p) + " cannot be on " +
                std::to_string(pos_[p]) + " or beyond");
+        leader_behind |= p != last && pos_[p] == pos_[last] - 1;
+      }
+      if (!leader_behind)
+        fail("pos: seat " + std::to_string(last) + " moved " + std::to_string(moved_) + " spaces with S to one in front of the leader, so an amulet stands on " +
+             std::to_string(pos_[last] - 1));
+    }
+    // A Q copied the card of the turn before (or, if that was a Q too, its chain): the seat
+    // that played it no longer holds both, unless it refilled; and unless the Q was the last
+    // card in hand, the card before cannot have been a Q (§5), so it was `eff` itself.
+    if (prev_card_ == kCopy && turn_ >= 2) {
+      const int before = (last + n - 1) % n;
+      const Hand h = hand_[before];
+      const bool eff_gone = !(h >> prev_eff_ & 1), q_gone = !(h >> kCopy & 1), refilled = h == kFullHand;
+      const bool q_forced = hand_[last] == kFullHand;  // the Q was seat `last`'s 7th card
+      if (!refilled && !(q_forced ? eff_gone || q_gone : eff_gone))
+        fail("eff: the Q of seat " + std::to_string(last) + " copied " + (q_forced ? "a " + card_text(prev_eff_) + " or a Q" : "the " + card_text(prev_eff_)) +
+             " of seat " + std::to_string(before) + ", which still holds it");
+    }
   }
 
   // §7: every stone up to the lead has been taken, and a seat holds only stones from spaces
