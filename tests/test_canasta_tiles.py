@@ -628,7 +628,7 @@ def test_joker_button_allowance_is_per_seat_for_the_match():  # §12: the allowa
     assert moves(s) == ["draw"]  # seat 0's allowance is spent
     s = position(["6.7", "4", "6", "13"], phase="draw", joker_button=True, stock="5.J.J", bonus=(2, 2), jokers_left=(2, 1, 1, 1))
     play(s, "joker")
-    assert fields(s)["jokers_left"] == "1.1.1.1" and s.view(2).notation.split("jokers_left=")[1].startswith("1.1.1.1 ")
+    assert fields(s)["jokers_left"] == "1.1.1.1" and s.view(2).notation().split("jokers_left=")[1].startswith("1.1.1.1 ")
     # the default allowance, 1 per seat, lasts the whole match: once used it does not come back next round
     game = kibitz.Game("canasta_tiles", joker_button=1, mode="three_rounds")
     assert fields(game.new_initial_state(seed=4))["jokers_left"] == "1.1.1.1"
@@ -657,9 +657,9 @@ def test_a_view_keeps_the_joker_flag_when_another_hand_holds_both_jokers():
     # dark, and a view read back must keep both jokers out of the stock
     s = play(tie_position(winner_required=True, joker_button=True), "discard:6", "J", "J")
     v = s.view(2)
-    assert "stock_joker=0" in v.notation and fields(s)["phase"] == "deal"
+    assert "stock_joker=0" in v.notation() and fields(s)["phase"] == "deal"
     game = kibitz.Game("canasta_tiles", joker_button=1)
-    assert game.state_from_view(v.notation).view(2).notation == v.notation
+    assert game.state_from_view(v.notation()).view(2).notation() == v.notation()
     assert all("J" not in fields(s.determinize(2, seed))["stock"].split(".") for seed in range(5))
 
 
@@ -703,7 +703,7 @@ def test_a_picked_up_tile_stays_known_until_it_is_itself_laid_or_discarded():  #
     kept = play(s.clone(), "known:-")
     assert fields(kept)["known"].split(",")[0] == "7.J" and fields(kept)["phase"] == "draw" and kept.current_player == 1
     for seat in (1, 2, 3):
-        assert kept.view(seat).notation.split("known=")[1].startswith("7.J,")
+        assert kept.view(seat).notation().split("known=")[1].startswith("7.J,")
         for seed in range(10):
             assert counts(fields(kept.determinize(seat, seed))["hands"].split(",")[0])[KIND["7"]] >= 1
     gone = play(s.clone(), "known:7")
@@ -712,7 +712,7 @@ def test_a_picked_up_tile_stays_known_until_it_is_itself_laid_or_discarded():  #
     v = after_take.view(1)
     for text in ("discard:7", "known:-"):
         v = v.advance(text)
-    assert v.notation == kept.view(1).notation
+    assert v.notation() == kept.view(1).notation()
     # a lay, likewise: of 7.7 laid from 7 (known) + 7.7, the known one may stay
     s = play(after_take.clone(), "rank:7", "lay:7x2")
     assert moves(s) == ["known:-", "known:7"] and fields(s)["played"] == "7"

@@ -54,10 +54,10 @@ def test_every_position_in_the_docs_reads_back(path):
     text = (DOCS / "games" / path).read_text(encoding="utf-8")
     found = 0
     for notation in notations(text):
-        game = kibitz.Game(notation.split()[0])
+        game = kibitz.Game.of_notation(notation)
         first_field = notation.split()[1]
         if first_field.startswith("seat="):  # a seat view
-            assert game.state_from_view(notation).view(int(first_field[5:])).notation == notation
+            assert game.state_from_view(notation).view(int(first_field[5:])).notation() == notation
         else:
             assert game.state_from_notation(notation).notation() == notation
         found += 1

@@ -15,6 +15,7 @@ import pytest
 import kibitz
 from kibitz import SearchParams
 from state_helpers import lasting_actions, random_outcome
+from test_solver import endgames
 
 GAME = "just4fun_colours"
 ALGORITHMS = ["uct", "pimc", "so_ismcts", "mo_ismcts"]
@@ -40,22 +41,36 @@ def win_state() -> kibitz.State:
     return s
 
 
+def immediate_wins(s: kibitz.State) -> list[int]:
+    """The mover's moves that end the game at once."""
+    wins = []
+    for a in s.legal_actions():
+        c = s.clone()
+        c.apply(a)
+        if c.is_terminal():
+            wins.append(a)
+    return wins
+
+
 def midgame_state(players: int = 2, seed: int = 4, steps: int = 25) -> kibitz.State:
-    """A decision state reached by seeded random play (no immediate win on the way)."""
-    game = kibitz.Game(GAME, players=players)
-    rng = random.Random(seed)
-    s = game.new_initial_state(seed=seed)
-    decisions = 0
-    while decisions < steps:
-        if s.is_chance():
-            s.apply(random_outcome(rng, s))
-            continue
-        s.apply(rng.choice(lasting_actions(s) or s.legal_actions()))
-        decisions += 1
-    while s.is_chance():
-        s.apply(s.chance_outcomes()[0][0])
-    assert not s.is_terminal()
-    return s
+    """A decision state reached by seeded random play (no immediate win on the way), after
+    `steps` decisions or, where the mover then has an immediate win or a single move (the
+    search would prove it or answer at once), the latest earlier one that has neither."""
+    for k in range(steps, 0, -1):
+        game = kibitz.Game(GAME, players=players)
+        rng = random.Random(seed)
+        s = game.new_initial_state(seed=seed)
+        decisions = 0
+        while decisions < k or s.is_chance():
+            if s.is_chance():
+                s.apply(random_outcome(rng, s))
+                continue
+            s.apply(rng.choice(lasting_actions(s) or s.legal_actions()))
+            decisions += 1
+        assert not s.is_terminal()
+        if not immediate_wins(s) and len(s.legal_actions()) > 1:
+            return s
+    raise AssertionError("no quiet position on the way")
 
 
 def test_the_win_position_is_what_it_claims():
@@ -189,10 +204,10 @@ def test_time_budget():
     s = midgame_state(2)
     result = s.search(SearchParams(iterations=0, time_ms=60, seed=1))
     assert result.iterations > 0
-    assert 0.05 <= result.seconds < 2.0
+    assert result.seconds >= 0.06  # the search used its time (how much it did in it varies)
     check_result(s, result, None)
     both = s.search(SearchParams(iterations=200, time_ms=10_000, seed=1))
-    assert both.iterations == 200 and both.seconds < 5.0  # whichever budget ends first
+    assert both.iterations == 200  # whichever budget ends first
 
 
 BLOCKED_POSITION = (  # 3 players; all six red fields at height 7; seat 0 holds seven R
@@ -208,7 +223,7 @@ def test_a_forced_blocked_turn_is_returned(algorithm):
     assert s.legal_actions() == [36]
     result = s.search(SearchParams(algorithm=algorithm, iterations=300, seed=1))
     assert result.move == "blocked" and result.action == 36
-    check_result(s, result, 300)
+    assert result.forced and result.iterations == 0 and result.stats == []  # answered at once
 
 
 def test_search_needs_a_decision_node():
@@ -368,3 +383,117 @@ def test_search_params_reach_the_core():
     assert (core.iterations, core.exploration, core.heuristic_rollouts, core.rollout_epsilon) == (77, 0.3, False, 0.2)
     assert (core.determinizations, core.threads, core.seed) == (4, 3, 5)
     assert core.final_move == kibitz._core.FinalMove.best_mean
+
+
+# --------------------------------------------------------------------------------------------
+# MCTS-Solver, forced moves, stopping, the memory budget, PIMC's work queue
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+def test_a_proven_win_at_the_root_is_played_at_once(algorithm):
+    result = win_state().search(SearchParams(algorithm=algorithm, iterations=20000, seed=1))
+    assert result.action == WIN_FIELD
+    assert next(st for st in result.stats if st.action == WIN_FIELD).proof == "win"
+    assert result.iterations < 20000  # the root was proven: the search stopped
+    unsolved = win_state().search(SearchParams(algorithm=algorithm, iterations=20000, seed=1, solver=0))
+    assert unsolved.iterations == 20000 and all(st.proof is None for st in unsolved.stats)
+
+
+def game_positions(players: int, games: int, seed: int):
+    """Every decision state of seeded games between the greedy bot and uniform random play."""
+    game = kibitz.Game(GAME, players=players)
+    for g in range(games):
+        rng = random.Random(seed + g)
+        bots = [kibitz.make_bot("greedy" if seat % 2 == 0 else "random", seed=seed + g) for seat in range(players)]
+        s = game.new_initial_state(seed=seed + g)
+        while not s.is_terminal():
+            if s.is_chance():
+                s.apply(random_outcome(rng, s))
+                continue
+            yield s.clone()
+            s.apply(s.parse_move(bots[s.current_player].act(s.view(s.current_player))))
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_an_immediate_win_is_always_played_and_the_only_root_proof_of_a_win(players):
+    """Issue 10's tactical target: at 2,000 iterations SO-ISMCTS plays an immediate win in every
+    position that has one (positions from real games). A root move is proven won exactly when
+    it wins at once: its children are other seats' decisions, which the seat cannot prove."""
+    with_win = 0
+    for s in game_positions(players, games=12 if players == 2 else 5, seed=300):
+        seat = s.current_player
+        wins = immediate_wins(s)
+        if len(s.legal_actions()) == 1:
+            continue
+        result = s.view(seat).state().search(SearchParams(iterations=2000, seed=len(wins) + with_win))
+        proven = {st.action for st in result.stats if st.proof == "win"}
+        assert proven <= set(wins)
+        if wins:
+            with_win += 1
+            assert result.action in wins and proven
+    assert with_win >= 5
+
+
+def test_the_mcts_solver_agrees_with_the_exact_solver():
+    """UCT sees everything, so on Yucata' (no chance after setup) its proofs must be the exact
+    game-theoretic values: a move proven won wins against perfect play, one proven lost loses."""
+    checked = 0
+    for s in endgames({}, range(12), max_stones=16):
+        seat = s.current_player
+        if len(s.legal_actions()) == 1:
+            continue
+        result = s.search(SearchParams(algorithm="uct", iterations=5000, seed=checked, solve_stones=0))
+        for st in result.stats:
+            if st.proof is not None:
+                child = s.clone()
+                child.apply(st.action)
+                value = child.returns()[seat] if child.is_terminal() else child.solve().values[seat]
+                assert value == (1.0 if st.proof == "win" else 0.0), (s.notation(), st)
+                checked += 1
+    assert checked >= 20
+
+
+def test_a_search_stopped_before_it_starts_plays_the_greedy_move():
+    """Nothing searched (a stop flag set at once): the answer is the greedy bot's move on a deal
+    of the seat's view, not the first legal move (b4, the win, is the 8th)."""
+    stop = kibitz.StopFlag()
+    stop.set()
+    for algorithm in ALGORITHMS:
+        result = win_state().search(SearchParams(algorithm=algorithm, seed=1), stop=stop)
+        assert result.iterations == 0 and result.stats == [] and result.action == WIN_FIELD
+
+
+def test_the_solver_stops_when_told():
+    s = kibitz.Game("yucata", players=2).new_initial_state(seed=3)
+    stop = kibitz.StopFlag()
+    stop.set()
+    result = s.search(SearchParams(algorithm="uct", seed=1, solve_stones=64), stop=stop)
+    assert result.iterations == 0 and result.action in s.legal_actions()
+
+
+def test_until_stopped_needs_a_stop_flag():
+    with pytest.raises(kibitz.OptionError, match="stop flag"):
+        midgame_state(2).search(SearchParams(), until_stopped=True)
+
+
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+def test_the_memory_budget_caps_the_trees_and_the_search_goes_on(algorithm):
+    s = midgame_state(3, seed=5)
+    node_bytes = 32
+    result = s.search(SearchParams(algorithm=algorithm, iterations=60000, seed=1, memory_mb=1, determinizations=2))
+    assert result.tree_full and result.iterations == 60000
+    trees = 3 if algorithm == "mo_ismcts" else 1
+    per_tree = (1 << 20) // node_bytes // trees
+    assert result.nodes <= per_tree * trees * (2 if algorithm == "pimc" else 1)
+    assert not s.search(SearchParams(algorithm=algorithm, iterations=2000, seed=1, determinizations=2)).tree_full
+
+
+def test_pimc_shares_a_determinization_between_threads():
+    """One deal on two threads: both threads search it (independent trees), so every
+    iteration of the budget runs."""
+    s = midgame_state(2, seed=8)
+    params = SearchParams(algorithm="pimc", iterations=4000, determinizations=1, threads=2, seed=2)
+    result = s.search(params)
+    assert result.iterations == 4000 and sum(st.visits for st in result.stats) == 4000
+    assert s.search(params).stats == result.stats  # which thread took which part does not matter

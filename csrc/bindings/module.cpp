@@ -70,20 +70,29 @@ PYBIND11_MODULE(_core, m) {
       .def_readwrite("final_move", &search::Params::final_move)
       .def_readwrite("seed", &search::Params::seed)
       .def_readwrite("solve_stones", &search::Params::solve_stones)
+      .def_readwrite("solver", &search::Params::solver)
+      .def_readwrite("memory_mb", &search::Params::memory_mb)
       .def_readwrite("stop", &search::Params::stop)
       .def_readwrite("progress", &search::Params::progress);
 
+  py::enum_<search::Proof>(m, "Proof")
+      .value("none", search::Proof::kNone)
+      .value("win", search::Proof::kWin)
+      .value("loss", search::Proof::kLoss);
   py::class_<search::ActionStats>(m, "ActionStats")
       .def_readonly("action", &search::ActionStats::action)
       .def_readonly("visits", &search::ActionStats::visits)
-      .def_readonly("mean_reward", &search::ActionStats::mean_reward);
+      .def_readonly("mean_reward", &search::ActionStats::mean_reward)
+      .def_readonly("proof", &search::ActionStats::proof);
   py::class_<search::Result>(m, "Result")
       .def_readonly("action", &search::Result::action)
       .def_readonly("stats", &search::Result::stats)
       .def_readonly("iterations", &search::Result::iterations)
       .def_readonly("nodes", &search::Result::nodes)
       .def_readonly("seconds", &search::Result::seconds)
-      .def_readonly("root_value", &search::Result::root_value);
+      .def_readonly("root_value", &search::Result::root_value)
+      .def_readonly("forced", &search::Result::forced)
+      .def_readonly("tree_full", &search::Result::tree_full);
   m.def("root_value", &search::root_value, "visit-weighted mean reward of root statistics");
   m.attr("TREE_BYTES_PER_NODE") = sizeof(search::Node);
   py::class_<search::SolveResult>(m, "SolveResult")

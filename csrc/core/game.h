@@ -25,6 +25,8 @@ inline constexpr int kTerminalPlayer = -2;
 // What observe() returns when a seat learns nothing about an action beyond the fact that it
 // happened (which the turn structure already tells every seat).
 inline constexpr Action kUnobserved = 0xFFFFFFFFu;
+// What an optional hook that looks for a move returns when there is none.
+inline constexpr Action kNoAction = 0xFFFFFFFFu;
 
 struct ChanceOutcome {
   Action outcome;
@@ -105,5 +107,38 @@ concept HasObservationText = requires(const S s, int seat, Action a, std::string
   { s.observation_string(seat, a) } -> std::convertible_to<std::string>;
   { s.after_observation(seat, seen, rng) } -> std::same_as<S>;
 };
+
+// Optional members the search uses when a game has them (docs/architecture.md §4):
+//
+// winning_action(): a legal decision that ends the game at once with the mover's team the sole
+// winner, or kNoAction. The search expands it first and its rollouts take it.
+template <class S>
+concept HasWinningAction = requires(const S s) {
+  { s.winning_action() } -> std::convertible_to<Action>;
+};
+
+// `static constexpr bool kPublicOutcome = true`: whether the game is over, and its returns,
+// depend only on what every seat has observed (the board, not hidden cards). The information-
+// set searches may then treat a result reached in one determinization as proven for every
+// state the observer cannot tell apart (MCTS-Solver).
+template <class S>
+constexpr bool public_outcome() {
+  if constexpr (requires { S::kPublicOutcome; })
+    return S::kPublicOutcome;
+  else
+    return false;
+}
+
+// `static constexpr bool kChanceRunsCommute = true`: a run of chance outcomes with no decision
+// in between tells an observer no more than their multiset (the cards of one draw, in any
+// order). The search then keys such a run as one tree edge, so that draws in another order
+// share one information set.
+template <class S>
+constexpr bool chance_runs_commute() {
+  if constexpr (requires { S::kChanceRunsCommute; })
+    return S::kChanceRunsCommute;
+  else
+    return false;
+}
 
 }  // namespace kibitz

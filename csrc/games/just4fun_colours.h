@@ -76,6 +76,47 @@ inline constexpr LineTable kLinesOf4 = make_line_table(4);
 inline constexpr LineTable kLinesOf5 = make_line_table(5);
 constexpr const LineTable& line_table(int length) { return length == 5 ? kLinesOf5 : kLinesOf4; }
 
+// The same lines by direction, for bit-parallel tests: a line of `length` in direction d is the
+// fields s, s + step, ..., s + (length - 1) * step for a start s in starts[d].
+struct LineStarts {
+  static constexpr std::array<int, 4> kStep = {1, kSide, kSide + 1, kSide - 1};
+  std::array<Bitboard, 4> starts{};
+};
+constexpr LineStarts make_line_starts(int length) {
+  LineStarts table;
+  constexpr int kDirections[4][2] = {{0, 1}, {1, 0}, {1, 1}, {1, -1}};  // (drow, dcol), as kStep
+  for (int d = 0; d < 4; ++d)
+    for (int row = 0; row < kSide; ++row)
+      for (int col = 0; col < kSide; ++col) {
+        const int end_row = row + kDirections[d][0] * (length - 1);
+        const int end_col = col + kDirections[d][1] * (length - 1);
+        if (end_row >= 0 && end_row < kSide && end_col >= 0 && end_col < kSide) table.starts[d] |= Bitboard{1} << (row * kSide + col);
+      }
+  return table;
+}
+inline constexpr LineStarts kStartsOf4 = make_line_starts(4);
+inline constexpr LineStarts kStartsOf5 = make_line_starts(5);
+
+// The fields that would complete a line of `own` (§7.1): the missing field of every line that
+// holds all but one of its fields in `own`.
+template <int kLength>
+constexpr Bitboard completing_fields(Bitboard own) {
+  const LineStarts& table = kLength == 5 ? kStartsOf5 : kStartsOf4;
+  Bitboard result = 0;
+  for (int d = 0; d < 4; ++d) {
+    const int step = LineStarts::kStep[d];
+    std::array<Bitboard, kLength> at{};  // bit s of at[k]: field s + k * step is in `own`
+    for (int k = 0; k < kLength; ++k) at[k] = own >> (k * step);
+    for (int missing = 0; missing < kLength; ++missing) {
+      Bitboard starts = table.starts[d] & ~at[missing];
+      for (int k = 0; k < kLength; ++k)
+        if (k != missing) starts &= at[k];
+      result |= starts << (missing * step);
+    }
+  }
+  return result;
+}
+
 struct Options {
   int players = 2;
   int line_length = 4;  // §8: 5 in the variant
@@ -90,6 +131,10 @@ class State {
   static constexpr Action kBlocked = kFields;  // §5.3: discard hand, draw 7, box one stone
   static constexpr int kMaxActions = kFields + 1;
   static constexpr int kMaxChanceOutcomes = kColours;  // a draw: the colour of the card
+  // A line or the area count decides the game, both on the open board (game.h).
+  static constexpr bool kPublicOutcome = true;
+  // The cards of one draw go to one hand, and their order tells no one anything (game.h).
+  static constexpr bool kChanceRunsCommute = true;
 
   // §3: shuffle, deal 7 to each player, pick the start player; all from `seed`.
   static State initial(const Options& options, std::uint64_t seed);
@@ -170,6 +215,11 @@ class State {
   std::string observation_string(int seat, Action action) const;
   State after_observation(int seat, std::string_view seen, Rng& rng) const;
 
+  // A placement that completes a line of the mover's (§7.1), or kNoAction.
+  Action winning_action() const {
+    const Bitboard wins = completing(owned_[current_]) & legal_fields();
+    return wins ? static_cast<Action>(std::countr_zero(wins)) : kNoAction;
+  }
   Action heuristic_action(Rng& rng) const;
   double evaluate(int seat) const;
 
@@ -191,8 +241,9 @@ class State {
     std::memcpy(&v, c.data(), kColours);
     return static_cast<int>((v * 0x0101010101010101ULL) >> 56);
   }
-  Bitboard legal_fields() const {  // §5.2: fields of colour c lower than the c cards held
-    const Counts& hand = hand_[current_];
+  Bitboard legal_fields() const { return playable_fields(current_); }
+  Bitboard playable_fields(int seat) const {  // §5.2: fields of colour c lower than the c cards held
+    const Counts& hand = hand_[seat];
     Bitboard legal = 0;
     for (int c = 0; c < kColours; ++c) legal |= kColourFields[c] & lower_than_[hand[c]];
     return legal;
@@ -261,6 +312,10 @@ class State {
         return;
       }
     finished_ = true;
+  }
+
+  Bitboard completing(Bitboard own) const {
+    return line_length_ == 5 ? completing_fields<5>(own) : completing_fields<4>(own);
   }
 
   bool completes_line(int field) const {

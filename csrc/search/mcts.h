@@ -12,6 +12,7 @@
 #pragma once
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cassert>
 #include <chrono>
 #include <cmath>
@@ -47,27 +48,51 @@ Action uniform_random_action(const S& state, Rng& rng) {
   }
 }
 
+// The greedy one-ply bot: the legal move whose resulting position evaluates best for the
+// mover (chance after the move is not looked at); ties broken at random.
+template <Game S>
+Action greedy_action(const S& state, Rng& rng) {
+  std::array<Action, S::kMaxActions> actions;
+  const int n = state.legal_actions(actions.data());
+  const int seat = state.current_player();
+  double best = -1e300;
+  Action pick = actions[0];
+  int ties = 0;
+  for (int i = 0; i < n; ++i) {
+    S next = state;
+    next.apply(actions[i]);
+    const double value = next.evaluate(seat);
+    if (value > best) {
+      best = value, pick = actions[i], ties = 1;
+    } else if (value == best && rng.below(static_cast<std::uint32_t>(++ties)) == 0) {
+      pick = actions[i];
+    }
+  }
+  return pick;
+}
+
+
 struct Budget {
   std::uint64_t iterations;  // 0: unlimited
   Clock::time_point deadline;
   bool timed;
   const StopFlag* stop;
   Progress* progress;
+  const std::atomic<bool>* solved = nullptr;  // set once any thread has proven the root
   bool done(std::uint64_t done_iterations) const {
     if (iterations && done_iterations >= iterations) return true;
     if ((done_iterations & 15) != 0) return false;
     if (progress && done_iterations) progress->iterations.fetch_add(16, std::memory_order_relaxed);
-    return (stop && stop->value.load(std::memory_order_relaxed)) || (timed && Clock::now() >= deadline);
+    return (stop && stop->value.load(std::memory_order_relaxed)) || (solved && solved->load(std::memory_order_relaxed)) ||
+           (timed && Clock::now() >= deadline);
   }
 };
 
-// Adds the root children of `tree` (visits and reward per move) to `totals`.
-inline void add_root(const Tree& tree, RootTable& totals) {
-  for (std::uint32_t c = tree[Tree::root()].first_child; c != kNoNode; c = tree[c].next_sibling) {
-    auto& t = totals[tree[c].token];
-    t.visits += tree[c].visits;
-    t.reward += tree[c].reward;
-  }
+// `start` plus `ms` milliseconds; a time beyond 10^12 ms (31 years) is capped there, so that no
+// budget overflows the clock.
+inline Clock::time_point deadline_after(Clock::time_point start, double ms) {
+  constexpr double kMaxMs = 1e12;
+  return start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double, std::milli>(std::min(ms, kMaxMs)));
 }
 
 template <Game S>
@@ -81,10 +106,12 @@ class Searcher {
   };
 
  public:
-  Searcher(const Params& params, int root_seat, std::uint64_t seed)
-      : params_(params), root_seat_(root_seat), rng_(seed) {}
+  // `max_nodes`: the size limit of each of this searcher's trees (the memory budget).
+  Searcher(const Params& params, int root_seat, int root_team, std::uint64_t seed, std::size_t max_nodes)
+      : params_(params), root_seat_(root_seat), root_team_(root_team), rng_(seed), max_nodes_(max_nodes) {}
 
-  // Runs iterations from `root` (not determinized here for UCT; PIMC passes determinized roots).
+  // Runs iterations from `root` (not determinized here for UCT; PIMC passes determinized roots),
+  // until the budget ends or the root is proven.
   void run(const S& root, const Budget& budget) {
     const bool per_tree_seat = params_.algorithm == Algorithm::kMoIsmcts;
     const int n_trees = per_tree_seat ? root.num_players() : 1;
@@ -92,13 +119,15 @@ class Searcher {
       trees_.resize(n_trees);
       paths_.resize(n_trees);
       const std::size_t reserve = std::min<std::uint64_t>(budget.iterations ? budget.iterations * 2 + 16 : 1 << 16, 1 << 22);
-      for (auto& t : trees_) t.reset(reserve);
+      for (auto& t : trees_) t.reset(reserve, max_nodes_);
       for (auto& p : paths_) p.reserve(1024);
+      tree_iterations_ = 0;
     }
     const bool determinize = params_.algorithm == Algorithm::kSoIsmcts || params_.algorithm == Algorithm::kMoIsmcts;
     std::uint64_t done = 0;
-    while (!budget.done(done)) {
+    while (!budget.done(done) && tree_iterations_ < kMaxTreeIterations && !root_proven()) {
       iterate(determinize ? root.determinize(root_seat_, rng_) : root);
+      ++tree_iterations_;
       if (++done % Progress::kPublishPeriod == 0 && budget.progress) publish(*budget.progress);
     }
     iterations_ += done;
@@ -110,11 +139,25 @@ class Searcher {
 
   // The root tree: the searching seat's own tree for MO-ISMCTS.
   const Tree& root_tree() const { return trees_[params_.algorithm == Algorithm::kMoIsmcts ? root_seat_ : 0]; }
+  bool root_proven() const { return root_tree()[Tree::root()].proven != kUnproven; }
+  // Adds the root children (visits, reward and proof per move) to `totals`.
+  void add_root(RootTable& totals) const {
+    const Tree& tree = root_tree();
+    for (std::uint32_t c = tree[Tree::root()].first_child; c != kNoNode; c = tree[c].next_sibling) {
+      auto& t = totals[tree[c].token];
+      t.visits += tree[c].visits;
+      t.reward += tree[c].reward;
+      if (tree[c].proven != kUnproven) t.proof = tree[c].proven == root_team_ ? Proof::kWin : Proof::kLoss;
+    }
+  }
   std::uint64_t iterations() const { return iterations_; }
   std::uint64_t nodes() const {
     std::uint64_t n = 0;
     for (const auto& t : trees_) n += t.size();
     return n;
+  }
+  bool tree_full() const {
+    return std::any_of(trees_.begin(), trees_.end(), [](const Tree& t) { return t.full(); });
   }
   void clear_trees() { trees_.clear(), paths_.clear(); }
 
@@ -141,15 +184,53 @@ class Searcher {
     return seen == kUnobserved ? kUnobserved : seen | kChanceToken;
   }
 
+  // Follows an observed chance edge in tree t (creating it; kNoNode once the tree is full).
+  void enter_chance(int t, std::uint32_t& cursor, Action token) {
+    if (cursor == kNoNode) return;
+    cursor = trees_[t].child(cursor, token);
+    if (cursor != kNoNode) paths_[t].push_back({cursor, -1});
+  }
+
+  // Commuting chance (game.h): a run of outcomes is one edge keyed by the sum of a hash of each,
+  // which does not depend on their order; 30 bits of it tell siblings apart.
+  static std::uint64_t chance_hash(Action token) {
+    std::uint64_t x = token + 0x9E3779B97F4A7C15ULL;
+    return splitmix64(x);
+  }
+  static Action run_token(std::uint64_t key) {
+    return static_cast<Action>((key ^ key >> 30 ^ key >> 60) & (kChanceToken - 1)) | kChanceToken;
+  }
+
+  // The team that alone wins this terminal state, or kUnproven (a shared result).
+  static int sole_winner(const S& state) {
+    std::array<double, S::kMaxPlayers> r{};
+    state.returns(r.data());
+    int team = kUnproven;
+    for (int p = 0; p < state.num_players(); ++p) {
+      if (r[p] == 0) continue;
+      if (r[p] != 1 || (team != kUnproven && team != state.team(p))) return kUnproven;
+      team = state.team(p);
+    }
+    return team;
+  }
+
   void iterate(S state) {
     const int n_trees = static_cast<int>(trees_.size());
-    std::array<std::uint32_t, S::kMaxPlayers> cursor;
+    std::array<std::uint32_t, S::kMaxPlayers> cursor;  // kNoNode: the walk has left that (full) tree
+    std::array<std::uint64_t, S::kMaxPlayers> run_key{};
+    std::array<bool, S::kMaxPlayers> in_run{};
     for (int t = 0; t < n_trees; ++t) {
       cursor[t] = Tree::root();
       paths_[t].clear();
       paths_[t].push_back({Tree::root(), -1});
     }
+    auto end_runs = [&] {
+      if constexpr (chance_runs_commute<S>())
+        for (int t = 0; t < n_trees; ++t)
+          if (in_run[t]) enter_chance(t, cursor[t], run_token(run_key[t])), in_run[t] = false, run_key[t] = 0;
+    };
     bool expanded = false;
+    int proven = kUnproven;
     while (!expanded && !state.is_terminal()) {
       const int player = state.current_player();
       if (player == kChancePlayer) {
@@ -157,29 +238,45 @@ class Searcher {
         for (int t = 0; t < n_trees; ++t) {
           const Action token = chance_token(state, observer(t), outcome);
           if (token == kUnobserved) continue;
-          cursor[t] = trees_[t].child(cursor[t], token);
-          paths_[t].push_back({cursor[t], -1});
+          if constexpr (chance_runs_commute<S>())
+            run_key[t] += chance_hash(token), in_run[t] = true;
+          else
+            enter_chance(t, cursor[t], token);
         }
         state.apply(outcome);
         continue;
       }
+      end_runs();
       const int acting = n_trees > 1 ? player : 0;
+      if (cursor[acting] == kNoNode) break;  // the memory budget stopped this tree: roll out from here
       bool created = false;
-      const Action action = select(state, player, trees_[acting], cursor[acting], observer(acting), created);
+      const Action action = select(state, player, acting, cursor[acting], created);
       for (int t = 0; t < n_trees; ++t) {
-        if (t != acting) {
+        if (t != acting && cursor[t] != kNoNode) {
           const Action token = decision_token(state, observer(t), player, action);
           const std::uint32_t existing = trees_[t].find_child(cursor[t], token);
           cursor[t] = existing != kNoNode ? existing : trees_[t].add_child(cursor[t], token);
         }
-        paths_[t].push_back({cursor[t], player});
+        if (cursor[t] != kNoNode) paths_[t].push_back({cursor[t], player});
       }
       expanded = created;
       state.apply(action);
+      if (!created && params_.solver && trees_[acting][cursor[acting]].proven != kUnproven) {
+        proven = trees_[acting][cursor[acting]].proven;
+        break;
+      }
     }
-    rollout(state);
+    end_runs();
     std::array<double, S::kMaxPlayers> reward{};
-    state.returns(reward.data());
+    if (proven != kUnproven) {
+      for (int p = 0; p < state.num_players(); ++p) reward[p] = state.team(p) == proven ? 1.0 : 0.0;
+    } else {
+      if (!state.is_terminal())
+        rollout(state);
+      else if (params_.solver)
+        prove_terminal(state, cursor);
+      state.returns(reward.data());
+    }
     for (int t = 0; t < n_trees; ++t)
       for (const Step& step : paths_[t]) {
         Node& node = trees_[t][step.node];
@@ -188,9 +285,26 @@ class Searcher {
       }
   }
 
+  // The walk reached the end of the game inside the trees: where the observer's information
+  // decides the result (every state in the tree's information set ends the same way), the
+  // node is proven.
+  void prove_terminal(const S& state, const std::array<std::uint32_t, S::kMaxPlayers>& cursor) {
+    const int winner = sole_winner(state);
+    if (winner == kUnproven) return;
+    for (int t = 0; t < static_cast<int>(trees_.size()); ++t)
+      if (cursor[t] != kNoNode && cursor[t] != Tree::root() && (observer(t) == kOmniscient || public_outcome<S>()))
+        trees_[t][cursor[t]].proven = static_cast<std::int8_t>(winner);
+  }
+
   // UCB1 with availability counts over the tokens the acting tree can tell apart; an untried
-  // token is expanded first. Moves the tree cannot tell apart are chosen among uniformly.
-  Action select(const S& state, int player, Tree& tree, std::uint32_t& cursor, int obs, bool& created) {
+  // token is expanded first (a winning move before others). Moves the tree cannot tell apart
+  // are chosen among uniformly. With the solver a proven win among the legal moves is taken and
+  // proven losses are avoided while anything else is left; where the legal moves are the same
+  // in every state the node stands for (the mover is the tree's observer, or the tree sees
+  // everything), the node itself becomes proven: won if one move wins, lost if all lose.
+  Action select(const S& state, int player, int t, std::uint32_t& cursor, bool& created) {
+    Tree& tree = trees_[t];
+    const int obs = observer(t);
     const int n = state.legal_actions(actions_.data());
     ++stamp_;
     int n_tokens = 0;
@@ -203,31 +317,60 @@ class Searcher {
         distinct_[n_tokens++] = token;
       }
     }
+    const int my_team = state.team(player);
+    std::uint32_t winning = kNoNode;
+    int losing = 0, lost_to = kUnproven;
+    bool one_winner = true;
     for (std::uint32_t c = tree[cursor].first_child; c != kNoNode; c = tree[c].next_sibling) {
       const Action token = tree[c].token;
       if (token <= kHiddenDecision && mark_[token] == stamp_) {
         slot_[token] = c;
         ++tree[c].availability;
+        const int proven = tree[c].proven;
+        if (!params_.solver || proven == kUnproven) continue;
+        if (proven == my_team) {
+          winning = c;
+        } else {
+          ++losing;
+          one_winner &= lost_to == kUnproven || lost_to == proven;
+          lost_to = proven;
+        }
       }
     }
+    const std::uint32_t node = cursor;
+    const bool fixed_moves = obs == kOmniscient || obs == player;
     int untried = 0;
     for (int i = 0; i < n_tokens; ++i)
       if (slot_[distinct_[i]] == kNoNode) distinct_[untried++] = distinct_[i];  // compacts untried to the front
     Action chosen_token;
-    if (untried > 0) {
+    if (winning != kNoNode) {
+      if (fixed_moves) tree[node].proven = static_cast<std::int8_t>(my_team);
+      cursor = winning;
+      chosen_token = tree[winning].token;
+    } else if (untried > 0) {
       chosen_token = distinct_[rng_.below(static_cast<std::uint32_t>(untried))];
+      if constexpr (HasWinningAction<S>) {
+        if (params_.solver) {
+          const Action win = state.winning_action();
+          const Action token = win == kNoAction ? kNoAction : decision_token(state, obs, player, win);
+          if (win != kNoAction && slot_[token] == kNoNode) chosen_token = token;
+        }
+      }
       cursor = tree.add_child(cursor, chosen_token);
-      tree[cursor].availability = 1;
+      if (cursor != kNoNode) tree[cursor].availability = 1;
       created = true;
     } else {
+      if (losing == n_tokens && fixed_moves && one_winner) tree[node].proven = static_cast<std::int8_t>(lost_to);
+      const bool avoid_lost = params_.solver && losing < n_tokens;
       double best = -1e300;
       std::uint32_t best_child = kNoNode;
       for (int i = 0; i < n; ++i) {
         const std::uint32_t c = slot_[tokens_[i]];
         if (mark_[tokens_[i]] != stamp_ || c == kNoNode) continue;
-        const Node& node = tree[c];
-        const double value = node.reward / node.visits +
-                             params_.exploration * std::sqrt(std::log(static_cast<double>(node.availability)) / node.visits);
+        const Node& child = tree[c];
+        if (avoid_lost && child.proven != kUnproven) continue;
+        const double value = child.reward / child.visits +
+                             params_.exploration * std::sqrt(std::log(static_cast<double>(child.availability)) / child.visits);
         if (value > best) best = value, best_child = c;
       }
       cursor = best_child;
@@ -240,36 +383,46 @@ class Searcher {
     return pick;
   }
 
+  // Heuristic rollouts follow the game's policy, except for an epsilon share of uniformly random
+  // moves, which still take an immediate win where the game can name one (decisive moves,
+  // Teytaud & Teytaud 2010). Random rollouts are uniform.
   void rollout(S& state) {
     while (!state.is_terminal()) {
       if (state.current_player() == kChancePlayer) {
         state.apply(state.sample_chance(rng_));
-      } else if (params_.heuristic_rollouts && (params_.rollout_epsilon <= 0 || rng_.uniform() >= params_.rollout_epsilon)) {
+      } else if (!params_.heuristic_rollouts) {
+        state.apply(uniform_random_action(state, rng_));
+      } else if (params_.rollout_epsilon <= 0 || rng_.uniform() >= params_.rollout_epsilon) {
         state.apply(state.heuristic_action(rng_));
       } else {
-        state.apply(uniform_random_action(state, rng_));
+        Action move = kNoAction;
+        if constexpr (HasWinningAction<S>) move = state.winning_action();
+        state.apply(move != kNoAction ? move : uniform_random_action(state, rng_));
       }
     }
   }
 
-  Params params_;
-  int root_seat_;
-  Rng rng_;
-  std::vector<Tree> trees_;
-  std::vector<std::vector<Step>> paths_;
-  std::uint64_t iterations_ = 0;
-  std::array<Action, S::kMaxActions> actions_{};
-  std::array<Action, S::kMaxActions> tokens_{};
-  std::array<Action, S::kMaxActions + 1> distinct_{};
   void publish(Progress& progress) const {
     RootTable table = published_base_ ? *published_base_ : RootTable{};
-    add_root(root_tree(), table);
+    add_root(table);
     progress.publish(thread_, std::move(table));
   }
 
-  std::array<std::uint32_t, S::kMaxActions + 1> mark_{};
+  Params params_;
+  int root_seat_;
+  int root_team_;
+  Rng rng_;
+  std::size_t max_nodes_;
+  std::vector<Tree> trees_;
+  std::vector<std::vector<Step>> paths_;
+  std::uint64_t iterations_ = 0;       // over every tree this searcher grew
+  std::uint64_t tree_iterations_ = 0;  // into the current trees
+  std::array<Action, S::kMaxActions> actions_{};
+  std::array<Action, S::kMaxActions> tokens_{};
+  std::array<Action, S::kMaxActions + 1> distinct_{};
+  std::array<std::uint64_t, S::kMaxActions + 1> mark_{};
   std::array<std::uint32_t, S::kMaxActions + 1> slot_{};
-  std::uint32_t stamp_ = 0;
+  std::uint64_t stamp_ = 0;
   int thread_ = 0;
   const RootTable* published_base_ = nullptr;
 };
@@ -281,11 +434,50 @@ inline std::uint64_t thread_seed(std::uint64_t seed, int thread) {
   return splitmix64(x);
 }
 
+// Runs work(0..threads-1), on threads when there are several; a worker's exception (a game's
+// determinize refusing a state) reaches the caller.
+template <class Work>
+void run_threads(int threads, Work&& work) {
+  if (threads == 1) return work(0);
+  std::vector<std::exception_ptr> errors(threads);
+  std::vector<std::thread> pool;
+  for (int t = 0; t < threads; ++t)
+    pool.emplace_back([&, t] {
+      try {
+        work(t);
+      } catch (...) {
+        errors[t] = std::current_exception();
+      }
+    });
+  for (auto& th : pool) th.join();
+  for (const auto& e : errors)
+    if (e) std::rethrow_exception(e);
+}
+
+// `total` split into `parts` shares differing by at most one; share i.
+inline std::uint64_t share_of(std::uint64_t total, std::uint64_t parts, std::uint64_t i) {
+  return total / parts + (i < total % parts);
+}
+
 }  // namespace detail
+
+// The move among the root statistics: a proven win if there is one; otherwise, among the moves
+// not proven lost (all of them when every move is), the most visited or the best mean.
+inline Action final_action(const std::vector<ActionStats>& stats, FinalMove rule) {
+  const ActionStats* best = nullptr;
+  const bool all_lost = std::all_of(stats.begin(), stats.end(), [](const ActionStats& s) { return s.proof == Proof::kLoss; });
+  for (const ActionStats& s : stats) {  // most visited first
+    if (s.proof == Proof::kWin) return s.action;
+    if (s.proof == Proof::kLoss && !all_lost) continue;
+    if (!best || (rule == FinalMove::kBestMean && s.mean_reward > best->mean_reward)) best = &s;
+  }
+  return best->action;
+}
 
 // Searches `root` for the decision of the seat to move. Root parallelism: each thread grows
 // its own trees from its own seed; root statistics are summed. Deterministic for a given
-// seed when the budget is iterations only.
+// seed when the budget is iterations only. A forced move is answered at once; with nothing
+// searched (a stop at once) the answer is the greedy bot's move.
 template <Game S>
 Result search(const S& root, const Params& params) {
   const int seat = root.current_player();
@@ -295,113 +487,122 @@ Result search(const S& root, const Params& params) {
   if (params.threads < 1) throw OptionError("threads must be at least 1");
   if (params.algorithm == Algorithm::kPimc && params.determinizations < 1)
     throw OptionError("determinizations must be at least 1");
-  if constexpr (Solvable<S>) {
-    Result solved;
-    if (params.solve_stones > 0 && root.num_players() == 2 && root.stones_left() <= params.solve_stones &&
-        solved_result(root, kSolveNodeBudget, solved))
-      return solved;
-  }
+  if (!(params.memory_mb > 0)) throw OptionError("memory_mb must be positive");
   const auto start = Clock::now();
-  const auto deadline = start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double, std::milli>(params.time_limit_ms));
+  const auto deadline = deadline_after(start, params.time_limit_ms);
   const bool timed = params.time_limit_ms > 0;
-  const int threads = params.threads;
+  auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
 
-  std::vector<RootTable> totals(threads);
+  Result result;
+  {
+    std::array<Action, S::kMaxActions> legal;
+    if (root.legal_actions(legal.data()) == 1) {
+      result.action = legal[0];
+      result.forced = true;
+      return result;
+    }
+  }
+  if constexpr (Solvable<S>) {
+    const SolveLimits limits{kSolveNodeBudget, timed ? deadline : Clock::time_point::max(), params.stop};
+    if (params.solve_stones > 0 && root.num_players() == 2 && root.stones_left() <= params.solve_stones &&
+        solved_result(root, limits, result)) {
+      result.seconds = elapsed();
+      return result;
+    }
+  }
+  const int threads = params.threads;
+  const int team = root.team(seat);
+  const int trees_per_searcher = params.algorithm == Algorithm::kMoIsmcts ? root.num_players() : 1;
+  const auto max_nodes = static_cast<std::size_t>(params.memory_mb * (1 << 20) / sizeof(Node) / threads / trees_per_searcher);
+  std::atomic<bool> solved{false};
   std::vector<std::uint64_t> iterations(threads), nodes(threads);
-  auto work = [&](int thread) {
-    const std::uint64_t share = params.iterations ? params.iterations / threads + (static_cast<std::uint64_t>(thread) < params.iterations % threads) : 0;
-    if (params.iterations && share == 0) return;
-    Searcher<S> searcher(params, seat, detail::thread_seed(params.seed, thread));
-    searcher.set_published_base(thread, &totals[thread]);
-    if (params.algorithm != Algorithm::kPimc) {
-      searcher.run(root, Budget{share, deadline, timed, params.stop, params.progress});
-      add_root(searcher.root_tree(), totals[thread]);
+  std::vector<char> full(threads, 0);
+  RootTable merged;
+
+  if (params.algorithm != Algorithm::kPimc) {
+    std::vector<RootTable> totals(threads);
+    detail::run_threads(threads, [&](int thread) {
+      const std::uint64_t share = params.iterations ? detail::share_of(params.iterations, threads, thread) : 0;
+      if (params.iterations && share == 0) return;
+      Searcher<S> searcher(params, seat, team, detail::thread_seed(params.seed, thread), max_nodes);
+      searcher.set_published_base(thread, nullptr);
+      searcher.run(root, Budget{share, deadline, timed, params.stop, params.progress, &solved});
+      if (searcher.root_proven()) solved.store(true, std::memory_order_relaxed);
+      searcher.add_root(totals[thread]);
       iterations[thread] = searcher.iterations();
       nodes[thread] = searcher.nodes();
-      return;
-    }
-    // PIMC: this thread's share of the determinizations, each an independent UCT search. With
-    // only a stop flag, rounds of determinizations of kStoppableShare iterations each run
-    // until it is set.
+      full[thread] = searcher.tree_full();
+    });
+    for (const RootTable& t : totals) merge_root(merged, t);
+  } else {
+    // PIMC: determinization d gets its share of the iterations; with fewer determinizations
+    // than threads each is split into parts that different threads search in independent
+    // trees, so no thread idles. Threads take the work items from one queue; a deal is drawn
+    // from its own seed and an item's search from the item's, so the result does not depend on
+    // which thread took what. With only a stop flag, items of kStoppableShare iterations on
+    // fresh deals run until it is set. A move counts as proven only when every deal searched
+    // proved it (a proof for each sampled deal, not for the information set).
     constexpr std::uint64_t kStoppableShare = 2000;
-    Rng rng(detail::thread_seed(params.seed ^ 0x5851F42D4C957F2DULL, thread));
-    const int n_det = params.determinizations / threads + (thread < params.determinizations % threads);
     const bool until_stopped = !params.iterations && !timed;
-    for (int d = 0; until_stopped ? !params.stop->value.load(std::memory_order_relaxed) : d < n_det; ++d) {
-      const std::uint64_t det_share =
-          until_stopped ? kStoppableShare : share ? share / n_det + (static_cast<std::uint64_t>(d) < share % n_det) : 0;
-      const auto det_deadline = timed ? start + (deadline - start) * (d + 1) / n_det : deadline;
-      if (share && det_share == 0) continue;
-      searcher.clear_trees();
-      searcher.run(root.determinize(seat, rng), Budget{det_share, det_deadline, timed, params.stop, params.progress});
-      add_root(searcher.root_tree(), totals[thread]);
-      nodes[thread] += searcher.nodes();
+    const int n_det = params.determinizations;
+    const int parts = until_stopped ? 1 : std::max(1, (threads + n_det - 1) / n_det);
+    const int n_items = until_stopped ? 0 : n_det * parts;
+    const int waves = std::max(1, (n_items + threads - 1) / threads);
+    std::atomic<int> next_item{0};
+    std::vector<RootTable> item_totals(n_items);
+    std::vector<RootTable> thread_totals(threads);
+    detail::run_threads(threads, [&](int thread) {
+      for (int item; (item = next_item.fetch_add(1)) < n_items || until_stopped;) {
+        if (until_stopped && params.stop->value.load(std::memory_order_relaxed)) break;
+        const int d = item / parts;
+        const std::uint64_t det_share = until_stopped ? kStoppableShare : params.iterations ? detail::share_of(params.iterations, n_det, d) : 0;
+        const std::uint64_t item_share = until_stopped || !det_share ? det_share : detail::share_of(det_share, parts, item % parts);
+        if (det_share && item_share == 0) continue;
+        const auto item_deadline = timed ? start + (deadline - start) * (item / threads + 1) / waves : deadline;
+        Rng deal(detail::thread_seed(params.seed ^ 0x5851F42D4C957F2DULL, d));
+        Searcher<S> searcher(params, seat, team, detail::thread_seed(params.seed, item), max_nodes);
+        searcher.set_published_base(thread, &thread_totals[thread]);
+        searcher.run(root.determinize(seat, deal), Budget{item_share, item_deadline, timed, params.stop, params.progress});
+        RootTable table;
+        searcher.add_root(table);
+        merge_root(thread_totals[thread], table);
+        if (!until_stopped) item_totals[item] = std::move(table);
+        iterations[thread] += searcher.iterations();
+        nodes[thread] += searcher.nodes();
+        full[thread] |= searcher.tree_full();
+      }
+    });
+    const std::vector<RootTable>& tables = until_stopped ? thread_totals : item_totals;
+    std::map<Action, int> wins, losses;
+    int searched = 0;
+    for (const RootTable& table : tables) {
+      if (table.empty()) continue;
+      ++searched;
+      for (const auto& [a, t] : table) {
+        merged[a].visits += t.visits;
+        merged[a].reward += t.reward;
+        wins[a] += t.proof == Proof::kWin;
+        losses[a] += t.proof == Proof::kLoss;
+      }
     }
-    iterations[thread] = searcher.iterations();
-  };
-  if (threads == 1) {
-    work(0);
-  } else {  // an exception in a worker (a game's determinize refusing a state) reaches the caller
-    std::vector<std::exception_ptr> errors(threads);
-    std::vector<std::thread> pool;
-    for (int t = 0; t < threads; ++t)
-      pool.emplace_back([&, t] {
-        try {
-          work(t);
-        } catch (...) {
-          errors[t] = std::current_exception();
-        }
-      });
-    for (auto& th : pool) th.join();
-    for (const auto& e : errors)
-      if (e) std::rethrow_exception(e);
+    for (auto& [a, t] : merged) t.proof = wins[a] == searched ? Proof::kWin : losses[a] == searched ? Proof::kLoss : Proof::kNone;
   }
 
-  RootTable merged;
-  Result result;
   for (int t = 0; t < threads; ++t) {
-    for (const auto& [a, v] : totals[t]) merged[a].visits += v.visits, merged[a].reward += v.reward;
     result.iterations += iterations[t];
     result.nodes += nodes[t];
+    result.tree_full |= full[t] != 0;
   }
   result.stats = sorted_stats(merged);
-  if (result.stats.empty()) {  // budget too small to visit anything: fall back to the first legal move
-    std::array<Action, S::kMaxActions> actions;
-    root.legal_actions(actions.data());
-    result.action = actions[0];
+  if (result.stats.empty()) {  // stopped before a single iteration: the greedy bot's move on a deal
+    Rng rng(detail::thread_seed(params.seed, -2));
+    result.action = params.algorithm == Algorithm::kUct ? greedy_action(root, rng) : greedy_action(root.determinize(seat, rng), rng);
   } else {
-    const auto best = params.final_move == FinalMove::kMostVisits
-                          ? result.stats.begin()
-                          : std::max_element(result.stats.begin(), result.stats.end(),
-                                             [](const ActionStats& a, const ActionStats& b) { return a.mean_reward < b.mean_reward; });
-    result.action = best->action;
+    result.action = final_action(result.stats, params.final_move);
     result.root_value = root_value(result.stats);
   }
-  result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  result.seconds = elapsed();
   return result;
-}
-
-// The greedy one-ply bot: the legal move whose resulting position evaluates best for the
-// mover (chance after the move is not looked at); ties broken at random.
-template <Game S>
-Action greedy_action(const S& state, Rng& rng) {
-  std::array<Action, S::kMaxActions> actions;
-  const int n = state.legal_actions(actions.data());
-  const int seat = state.current_player();
-  double best = -1e300;
-  Action pick = actions[0];
-  int ties = 0;
-  for (int i = 0; i < n; ++i) {
-    S next = state;
-    next.apply(actions[i]);
-    const double value = next.evaluate(seat);
-    if (value > best) {
-      best = value, pick = actions[i], ties = 1;
-    } else if (value == best && rng.below(static_cast<std::uint32_t>(++ties)) == 0) {
-      pick = actions[i];
-    }
-  }
-  return pick;
 }
 
 // Plays uniformly random moves (and samples chance) to the end; returns the number of

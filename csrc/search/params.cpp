@@ -28,7 +28,7 @@ void Progress::publish(int thread, RootTable table) {
 std::vector<ActionStats> sorted_stats(const RootTable& table) {
   std::vector<ActionStats> stats;
   for (const auto& [a, t] : table)
-    if (t.visits) stats.push_back({a, t.visits, t.reward / t.visits});
+    if (t.visits) stats.push_back({a, t.visits, t.reward / t.visits, t.proof});
   std::stable_sort(stats.begin(), stats.end(), [](const ActionStats& x, const ActionStats& y) { return x.visits > y.visits; });
   return stats;
 }
@@ -39,11 +39,19 @@ double root_value(const std::vector<ActionStats>& stats) {
   return visits ? reward / visits : 0;
 }
 
+void merge_root(RootTable& into, const RootTable& from) {
+  for (const auto& [a, t] : from) {
+    RootTotals& sum = into[a];
+    sum.visits += t.visits;
+    sum.reward += t.reward;
+    if (t.proof != Proof::kNone) sum.proof = t.proof;
+  }
+}
+
 std::vector<ActionStats> Progress::root_stats() const {
   RootTable merged;
   std::lock_guard lock(mutex_);
-  for (const auto& [thread, table] : by_thread_)
-    for (const auto& [a, t] : table) merged[a].visits += t.visits, merged[a].reward += t.reward;
+  for (const auto& [thread, table] : by_thread_) merge_root(merged, table);
   return sorted_stats(merged);
 }
 

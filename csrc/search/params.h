@@ -25,21 +25,30 @@ struct StopFlag {
   std::atomic<bool> value{false};
 };
 
+// What the search proved about a root move (MCTS-Solver): a win or a loss for the searching
+// seat's team with best play, whatever the hidden cards are.
+enum class Proof : std::uint8_t { kNone, kWin, kLoss };
+
 struct ActionStats {
   Action action;
   std::uint64_t visits;
   double mean_reward;  // for the searching seat (its team's reward in team games)
+  Proof proof = Proof::kNone;
 };
 
 // Visits and summed reward per root action (keyed by the action), as one search thread has them.
 struct RootTotals {
   std::uint64_t visits = 0;
   double reward = 0;
+  Proof proof = Proof::kNone;
 };
 using RootTable = std::map<Action, RootTotals>;
 
 // One entry per visited action, most visited first; and their visit-weighted mean reward.
 std::vector<ActionStats> sorted_stats(const RootTable& table);
+// Adds one tree's (or thread's) root totals into `into`; a proof in either is kept (proofs
+// are sound, so two never disagree).
+void merge_root(RootTable& into, const RootTable& from);
 double root_value(const std::vector<ActionStats>& stats);
 
 // Read from another thread while a search runs (the protocol's periodic `info`): iterations
@@ -76,6 +85,13 @@ struct Params {
   // are left (Yucata': on the board, red included), play the solver's move in a won or tied
   // position instead of searching (a lost one is searched). 0: never. 26: Yucata' solves take a few ms, rarely 50 (docs/games/yucata.md).
   int solve_stones = 26;
+  // MCTS-Solver (Winands, Björnsson & Saito 2008): wins and losses reached in the tree are
+  // proven where the observer's information decides them, proven children are chosen or
+  // avoided, and a proven win at the root ends the search.
+  bool solver = true;
+  // Memory for the search trees, in MiB over all threads: at the cap the trees stop growing and
+  // the search goes on iterating from their leaves.
+  double memory_mb = 512;
 };
 
 struct Result {
@@ -85,6 +101,8 @@ struct Result {
   std::uint64_t nodes = 0;  // tree nodes created, all threads and trees
   double seconds = 0;
   double root_value = 0;  // visit-weighted mean reward of the root for the searching seat
+  bool forced = false;     // one legal move: answered at once, nothing searched
+  bool tree_full = false;  // the memory budget was reached: the trees stopped growing
 };
 
 std::string algorithm_name(Algorithm a);

@@ -33,15 +33,31 @@ struct SolveResult {
   double value = 0;      // game-theoretic value for the seat to move: 1 win, 0.5 tie, 0 loss
   std::uint64_t nodes = 0;
   double seconds = 0;
-  bool complete = true;  // false: the node budget ran out, action and value mean nothing
+  bool complete = true;  // false: a limit was reached, action and value mean nothing
+};
+
+// When a solve gives up: after max_nodes positions (0: never), at the deadline, or when `stop`
+// is set; checked every kCheckPeriod positions.
+struct SolveLimits {
+  std::uint64_t max_nodes = 0;
+  std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
+  const StopFlag* stop = nullptr;
 };
 
 template <Solvable S>
 class Solver {
  public:
-  // A table of 2^table_bits entries (16 bytes each); max_nodes 0: no budget.
-  explicit Solver(int table_bits = 20, std::uint64_t max_nodes = 0)
-      : table_(std::size_t{1} << table_bits), mask_((std::size_t{1} << table_bits) - 1), max_nodes_(max_nodes) {}
+  // A transposition table of 2^table_bits entries (16 bytes each), kept per thread and reused by
+  // every solve on that thread: a generation number retires the previous solve's entries instead
+  // of clearing 16 MB each time.
+  explicit Solver(int table_bits = 20, SolveLimits limits = {}) : limits_(limits) {
+    Table& t = table();
+    if (t.entries.size() != std::size_t{1} << table_bits) t.entries.assign(std::size_t{1} << table_bits, Entry{}), t.generation = 0;
+    if (++t.generation == 0) std::fill(t.entries.begin(), t.entries.end(), Entry{}), t.generation = 1;
+    entries_ = t.entries.data();
+    mask_ = t.entries.size() - 1;
+    generation_ = t.generation;
+  }
 
   SolveResult solve(const S& root) {
     if (root.num_players() != 2) throw std::invalid_argument("the exact solver needs 2 players, this game has " + std::to_string(root.num_players()));
@@ -57,13 +73,30 @@ class Solver {
   }
 
  private:
+  static constexpr std::uint64_t kCheckPeriod = 4096;
   enum Bound : std::uint8_t { kEmpty, kExact, kLower, kUpper };
   struct Entry {
     std::uint64_t key = 0;
     Action move = 0;
     std::int8_t value = 0;
     Bound bound = kEmpty;
+    std::uint16_t generation = 0;
   };
+  static_assert(sizeof(Entry) == 16);
+  struct Table {
+    std::vector<Entry> entries;
+    std::uint16_t generation = 0;
+  };
+  static Table& table() {
+    thread_local Table t;
+    return t;
+  }
+
+  bool out_of_budget() const {
+    if (limits_.max_nodes && nodes_ >= limits_.max_nodes) return true;
+    if (nodes_ % kCheckPeriod != 0) return false;
+    return (limits_.stop && limits_.stop->value.load(std::memory_order_relaxed)) || std::chrono::steady_clock::now() >= limits_.deadline;
+  }
 
   static int terminal_value(const S& s, int seat) {
     std::array<double, S::kMaxPlayers> r{};
@@ -73,12 +106,11 @@ class Solver {
 
   // Fail-soft alpha-beta: a result <= alpha is an upper bound, >= beta a lower bound.
   int search(const S& s, int alpha, int beta, Action* best_move) {
-    if (max_nodes_ && nodes_ >= max_nodes_) aborted_ = true;
-    if (aborted_) return 0;
+    if (aborted_ || (aborted_ = out_of_budget())) return 0;
     ++nodes_;
     const std::uint64_t key = s.hash();
-    Entry& entry = table_[key & mask_];
-    const bool hit = entry.bound != kEmpty && entry.key == key;
+    Entry& entry = entries_[key & mask_];
+    const bool hit = entry.generation == generation_ && entry.bound != kEmpty && entry.key == key;
     if (hit && (entry.bound == kExact || (entry.bound == kLower && entry.value >= beta) || (entry.bound == kUpper && entry.value <= alpha))) {
       if (best_move) *best_move = entry.move;
       return entry.value;
@@ -109,14 +141,15 @@ class Solver {
     if (aborted_) return 0;
     // A loss can only be an upper bound and a win a lower bound, so both are exact.
     const Bound bound = best <= alpha_in && best > 0 ? kUpper : best >= beta && best < 2 ? kLower : kExact;
-    entry = {key, chosen, static_cast<std::int8_t>(best), bound};
+    entry = {key, chosen, static_cast<std::int8_t>(best), bound, generation_};
     if (best_move) *best_move = chosen;
     return best;
   }
 
-  std::vector<Entry> table_;
+  SolveLimits limits_;
+  Entry* entries_;
   std::size_t mask_;
-  std::uint64_t max_nodes_;
+  std::uint16_t generation_;
   std::uint64_t nodes_ = 0;
   bool aborted_ = false;
   Rng rng_{0};  // move ordering only: the result does not depend on it
@@ -129,10 +162,10 @@ inline constexpr std::uint64_t kSolveNodeBudget = 2'000'000;
 // The search's answer when Params::solve_stones applies: the solver's move and value, for a
 // won or tied position. Returns false (and leaves `out` alone) when the position is lost,
 // where every move loses against perfect play and the search's choice is the better bet on
-// a mistake, or when the solve exceeds `max_nodes`.
+// a mistake, or when the solve runs out of `limits` (the search's own clock and stop flag).
 template <Solvable S>
-bool solved_result(const S& root, std::uint64_t max_nodes, Result& out) {
-  const SolveResult solved = Solver<S>(20, max_nodes).solve(root);
+bool solved_result(const S& root, const SolveLimits& limits, Result& out) {
+  const SolveResult solved = Solver<S>(20, limits).solve(root);
   if (!solved.complete || solved.value == 0) return false;
   out = Result{};
   out.action = solved.action;

@@ -148,12 +148,15 @@ def _fields(notation: str) -> dict[str, str]:
 
 @dataclass(frozen=True)
 class ActionStat:
-    """Search statistics of one root action."""
+    """Search statistics of one root action. ``proof`` is ``"win"`` or ``"loss"`` when the
+    search proved the move's result for the searching seat's team (MCTS-Solver, whatever the
+    hidden cards are), else ``None``."""
 
     move: str
     action: int
     visits: int
     mean_reward: float
+    proof: str | None = None
 
 
 @dataclass(frozen=True)
@@ -175,7 +178,9 @@ class SolveResult:
 
 @dataclass(frozen=True)
 class SearchResult:
-    """What a search chose and why."""
+    """What a search chose and why. ``forced``: the only legal move, answered without a
+    search (no statistics). ``tree_full``: the memory budget (``memory_mb``) was reached and
+    the trees stopped growing."""
 
     move: str
     action: int
@@ -184,6 +189,17 @@ class SearchResult:
     nodes: int
     seconds: float
     root_value: float
+    forced: bool = False
+    tree_full: bool = False
+
+
+StopFlag = _core.StopFlag
+"""Set from another thread (``flag.set()``) to end a running :meth:`State.search` early."""
+SearchProgress = _core.Progress
+"""Read from another thread while :meth:`State.search` runs: ``iterations`` so far and
+``root_stats()`` (each root move's action id, visits and mean reward, most visited first)."""
+
+_PROOFS = {_core.Proof.none: None, _core.Proof.win: "win", _core.Proof.loss: "loss"}
 
 
 class State:
@@ -312,20 +328,38 @@ class State:
         return self._s.to_string()
 
     # -- search -----------------------------------------------------------------------------
-    def search(self, params: Any) -> SearchResult:
-        """Searches the decision of the seat to move with ``params`` (a SearchParams)."""
+    def search(
+        self, params: Any, stop: StopFlag | None = None, progress: SearchProgress | None = None, until_stopped: bool = False
+    ) -> SearchResult:
+        """Searches the decision of the seat to move with ``params`` (a SearchParams).
+
+        ``stop``: a :class:`StopFlag` another thread may set to end the search early (it then
+        answers with what it has). ``progress``: a :class:`SearchProgress` another thread may
+        read while the search runs. ``until_stopped``: ignore the budgets of ``params`` and
+        search until ``stop`` is set."""
         if self._s.current_player < 0:
             raise IllegalMoveError("search needs a seat to move; this state is terminal or a chance node")
-        result = self._s.search(params.to_core())
+        core = params.to_core()
+        if stop is not None:
+            core.stop = stop
+        if progress is not None:
+            core.progress = progress
+        if until_stopped:
+            if stop is None:
+                raise OptionError("until_stopped needs a stop flag")
+            core.iterations, core.time_limit_ms = 0, 0.0
+        result = self._s.search(core)
         name = self._s.action_to_string
         return SearchResult(
             move=name(result.action),
             action=result.action,
-            stats=[ActionStat(name(s.action), s.action, s.visits, s.mean_reward) for s in result.stats],
+            stats=[ActionStat(name(s.action), s.action, s.visits, s.mean_reward, _PROOFS[s.proof]) for s in result.stats],
             iterations=result.iterations,
             nodes=result.nodes,
             seconds=result.seconds,
             root_value=result.root_value,
+            forced=result.forced,
+            tree_full=result.tree_full,
         )
 
     def solve(self) -> SolveResult:

@@ -146,6 +146,24 @@ class SearchParams:
         "solver's move in a won or tied position (a lost one is searched: the search bets best on a mistake); 0: never",
     )
 
+    solver: int = parameter(
+        1,
+        0,
+        1,
+        option="Solver",
+        help="1: MCTS-Solver: wins and losses the observer's information decides are proven, proven moves are "
+        "taken or avoided, and a proven win at the root is played at once; 0: off",
+    )
+    memory_mb: int = parameter(
+        512,
+        1,
+        1 << 20,
+        option="Hash",
+        help="memory for the search trees in MiB, over all threads; at the cap the trees stop growing "
+        "and the search goes on iterating from their leaves",
+        aliases=("hash",),
+    )
+
     def __post_init__(self) -> None:
         for p in PARAMETERS:
             object.__setattr__(self, p.name, p.check(getattr(self, p.name)))
@@ -167,6 +185,8 @@ class SearchParams:
         p.final_move = _core.FinalMove.most_visits if self.final == "visits" else _core.FinalMove.best_mean
         p.seed = self.seed
         p.solve_stones = self.solve_stones
+        p.solver = bool(self.solver)
+        p.memory_mb = self.memory_mb
         return p
 
     def with_(self, **changes: Any) -> SearchParams:

@@ -17,9 +17,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TextIO
 
-from kibitz import __version__, _core
+from kibitz import __version__
 from kibitz.errors import IllegalMoveError, NotationError, OptionError, UnknownGameError, shown
-from kibitz.game import Game, State, games
+from kibitz.game import Game, SearchProgress, SearchResult, State, StopFlag, games
 from kibitz.params import PARAMETERS, Parameter, SearchParams, find_parameter, parse_number
 
 ENGINE_NAME = f"kibitz {__version__}"
@@ -81,7 +81,7 @@ class Engine:
         self.ugi = False  # UGI mode (section 11 of docs/protocol.md): perfect information, the engine plays both sides
         self.ugi_game = ""
         self.ugi_options: dict[str, str] = {}
-        self._stop = _core.StopFlag()
+        self._stop = StopFlag()
         self.running = True
 
     # -- output -------------------------------------------------------------------------
@@ -385,13 +385,8 @@ class Engine:
             self._answered.set()  # before the answer: a controller may reply to it at once
         self.write(answer)
 
-    def _search_reporting_progress(self, state: State, params: SearchParams, until_stopped: bool) -> _core.Result:
-        core = params.to_core()
-        core.stop = self._stop
-        progress = _core.Progress()
-        core.progress = progress
-        if until_stopped:
-            core.iterations, core.time_limit_ms = 0, 0.0
+    def _search_reporting_progress(self, state: State, params: SearchParams, until_stopped: bool) -> SearchResult:
+        progress = SearchProgress()
         finished = threading.Event()
         started = time.monotonic()
 
@@ -399,12 +394,13 @@ class Engine:
             while not finished.wait(self.info_period_s):
                 stats = progress.root_stats()
                 seconds = time.monotonic() - started
-                self._write_block(self._info_lines(state, progress.iterations, seconds, stats, _core.root_value(stats)))
+                value = sum(st.visits * st.mean_reward for st in stats) / max(1, sum(st.visits for st in stats))
+                self._write_block(self._info_lines(state, progress.iterations, seconds, stats, value))
 
         reporter = threading.Thread(target=report_progress, daemon=True)
         reporter.start()
         try:
-            return state._s.search(core)
+            return state.search(params, stop=self._stop, progress=progress, until_stopped=until_stopped)
         finally:
             finished.set()
             reporter.join()
