@@ -5,7 +5,8 @@ A bot spec is ``name`` or ``name:key=value,key=value``, for example
 specs; the CLI, the match runner and the protocol all use it.
 
 Built-in names: ``random``, ``greedy``, ``uct`` (perfect-information UCT: it sees every
-hand, a "cheating" baseline), ``pimc``, ``ismcts`` / ``so_ismcts``, ``mo_ismcts``. Named
+hand, a "cheating" baseline), ``pimc``, ``ismcts`` / ``so_ismcts``, ``mo_ismcts``, and
+``expert`` (the per-game expert heuristic players of :mod:`kibitz.experts`). Named
 parameter presets from ``bots/*.json`` can be used as names too (see :func:`presets`).
 """
 
@@ -17,6 +18,7 @@ from importlib import resources
 from typing import Any, Protocol, runtime_checkable
 
 from kibitz.errors import OptionError, shown
+from kibitz.experts import ExpertBot
 from kibitz.game import Move, SearchResult, State, View
 from kibitz.params import SearchParams, find_parameter
 
@@ -129,8 +131,10 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
             raise OptionError(f"bot {base_name!r} takes no options except seed; got {', '.join(sorted(extra))}")
         bot_seed = int(find_parameter("seed").parse(options["seed"], f"bot {shown(spec.strip(), SPEC_CHARS)}: seed")) if "seed" in options else seed
         return RandomBot(bot_seed) if base_name == "random" else GreedyBot(bot_seed)
+    if base_name == "expert":
+        return ExpertBot.from_options(options, seed)
     if base_name not in ALGORITHM_NAMES:
-        known = sorted([*ALGORITHM_NAMES, "random", "greedy", *known_presets])
+        known = sorted([*ALGORITHM_NAMES, "random", "greedy", "expert", *known_presets])
         raise OptionError(f"unknown bot {name!r}; known bots: {', '.join(known)}")
     try:
         if name in known_presets:
