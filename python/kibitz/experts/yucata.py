@@ -35,8 +35,13 @@ TRACK_END = 39
 class Weights:
     """The expert's search settings and evaluation weights (spec options ``expert:<name>=<value>``)."""
 
-    depth: float = 4
-    """Plies searched (every seat's card is one ply)."""
+    depth: float = 6
+    """Plies searched with 2 players (every seat's card is one ply): three cards each."""
+    depth_multi: float = 4
+    """Plies searched with 3 or 4 players: about one round."""
+    paranoia: float = 1.0
+    """With 3–4 players, how much an opponent is assumed to play against the bot: 1 is the
+    paranoid search (alpha-beta), 0 max^n (every seat for itself), in between a blend."""
     win: float = 1000.0
     """Worth of a finished game's result (a shared win counts its share)."""
     leader_card: float = 0.6
@@ -51,59 +56,87 @@ def _fields(state: State) -> dict[str, str]:
 
 
 class Searcher:
-    """Paranoid alpha-beta from one seat's point of view."""
+    """The search from one seat's point of view (see the module's docstring)."""
 
     def __init__(self, seat: int, weights: Weights) -> None:
         self.seat = seat
         self.w = weights
         self.nodes = 0
 
-    def evaluate(self, state: State) -> float:
-        """The static worth of ``state`` for the bot."""
+    def values(self, state: State) -> list[float]:
+        """The static worth of ``state`` for every seat: its margin and what its cards and
+        the stones ahead promise."""
         scores = state.scores()
-        mine = scores[self.seat]
-        best_other = max(s for q, s in enumerate(scores) if q != self.seat)
-        value = mine - best_other
+        n = len(scores)
+        margins = [scores[p] - max(scores[q] for q in range(n) if q != p) for p in range(n)]
         if state.is_terminal():
-            return value + self.w.win * state.returns()[self.seat]
+            returns = state.returns()
+            return [margins[p] + self.w.win * returns[p] for p in range(n)]
         f = _fields(state)
         hands = f["hands"].split(",")
-        value += self.w.leader_card * ("S" in hands[self.seat])
-        value -= self.w.leader_card / max(1, len(hands) - 1) * sum("S" in h for q, h in enumerate(hands) if q != self.seat)
-        pos = [int(x) for x in f["pos"].split(",")]
-        lead = max(pos)
+        lead = max(int(x) for x in f["pos"].split(","))
         layout = f["layout"]  # spaces 5..38, P or D
         darks_ahead = sum(layout[s - 5] == "D" for s in range(max(5, lead + 1), min(TRACK_END, lead + 6)))
-        dark = int(f["dark"].split(",")[self.seat])
-        value -= self.w.dark_ahead * darks_ahead * (dark + 1)
-        return value
+        darks = [int(x) for x in f["dark"].split(",")]
+        return [
+            margins[p]
+            + self.w.leader_card * ("S" in hands[p])
+            # Another dark stone costs a seat with D of them D + 1: darks close ahead
+            # threaten the seats deep in darks most.
+            - self.w.dark_ahead * darks_ahead * (darks[p] + 1)
+            for p in range(n)
+        ]
 
-    def search(self, state: State, depth: int, alpha: float, beta: float) -> float:
-        self.nodes += 1
-        if depth == 0 or state.is_terminal():
-            return self.evaluate(state)
-        maximising = state.current_player == self.seat
-        children = []
+    def children(self, state: State) -> list[State]:
+        found = []
         for action in state.legal_actions():
             child = state.clone()
             child.apply(action)
-            children.append((self.evaluate(child), child))
-        children.sort(key=lambda item: item[0], reverse=maximising)
-        if maximising:
-            best = -float("inf")
-            for _, child in children:
-                best = max(best, self.search(child, depth - 1, alpha, beta))
+            found.append(child)
+        return found
+
+    def alphabeta(self, state: State, depth: int, alpha: float, beta: float) -> float:
+        """Paranoid value for the bot: it maximises its worth, every other seat minimises it."""
+        self.nodes += 1
+        if depth == 0 or state.is_terminal():
+            return self.values(state)[self.seat]
+        maximising = state.current_player == self.seat
+        # Children ordered by their static worth, best first for the seat to move: early
+        # cut-offs.
+        ordered = sorted(self.children(state), key=lambda c: self.values(c)[self.seat], reverse=maximising)
+        best = -float("inf") if maximising else float("inf")
+        for child in ordered:
+            value = self.alphabeta(child, depth - 1, alpha, beta)
+            if maximising:
+                best = max(best, value)
                 alpha = max(alpha, best)
-                if alpha >= beta:
-                    break
-            return best
-        best = float("inf")
-        for _, child in children:
-            best = min(best, self.search(child, depth - 1, alpha, beta))
-            beta = min(beta, best)
+            else:
+                best = min(best, value)
+                beta = min(beta, best)
             if alpha >= beta:
                 break
         return best
+
+    def maxn(self, state: State, depth: int) -> list[float]:
+        """Max^n value vector (Luckhardt & Irani 1986): each seat maximises its own worth,
+        blended with ``paranoia`` times the harm to the bot (paranoia 1 = every opponent
+        only harms the bot)."""
+        self.nodes += 1
+        if depth == 0 or state.is_terminal():
+            return self.values(state)
+        mover = state.current_player
+        p = self.w.paranoia
+
+        def aim(v: list[float]) -> float:
+            return v[mover] if mover == self.seat else (1.0 - p) * v[mover] - p * v[self.seat]
+
+        return max((self.maxn(child, depth - 1) for child in self.children(state)), key=aim)
+
+    def value(self, state: State, depth: int) -> float:
+        """The bot's worth of ``state`` searched ``depth`` plies deep."""
+        if state.num_players == 2 or self.w.paranoia >= 1.0:
+            return self.alphabeta(state, depth, -float("inf"), float("inf"))
+        return self.maxn(state, depth)[self.seat]
 
 
 class Player:
@@ -116,11 +149,10 @@ class Player:
     def act(self, view: View) -> Move:
         state = view.state()  # perfect information: the view is the whole state
         searcher = Searcher(view.seat, self.weights)
-        depth = max(1, int(self.weights.depth))
+        plies = int(self.weights.depth if state.num_players == 2 else self.weights.depth_multi)
         scored = []
         for action in state.legal_actions():
             child = state.clone()
             child.apply(action)
-            value = searcher.search(child, depth - 1, -float("inf"), float("inf"))
-            scored.append((value, self.rng.random(), action))
+            scored.append((searcher.value(child, max(0, plies - 1)), self.rng.random(), action))
         return max(scored)[2]
