@@ -198,16 +198,22 @@ def chance_any_need(needs: dict[int, int], unseen: list[int], drawn: int, held: 
     return 1.0 - stays_short / all_hands
 
 
+LineTerm = tuple[int, float, int]
+"""One line's part for one player: (player, worth, the field that completes it or -1)."""
+
+
 @dataclass
 class LineFacts:
     """What the lines of W say about one board (see :meth:`Evaluator.lines`)."""
 
     potential: list[float]
     """Per player, the worth of its lines."""
-    wins: list[set[int]]
-    """Per player, the fields whose capture completes one of its lines."""
+    wins: list[dict[int, int]]
+    """Per player, the fields whose capture completes one of its lines (with how many)."""
     need: list[int]
     """Per colour, the most cards one missing field of the bot's near-complete lines costs."""
+    terms: list[list[LineTerm]]
+    """Per line, its parts (so that a board one field apart is re-counted line by line)."""
 
 
 class HandModel:
@@ -302,30 +308,62 @@ class Evaluator:
             need[c] = min(need.get(c, k), k)
         return need
 
+    def line_terms(self, owner: list[int], height: list[int], n: int) -> list[LineTerm]:
+        """Line ``n``'s worth for each player with a stone on it."""
+        line, w = self.geo.lines[n], self.w
+        counts: dict[int, int] = {}
+        for f in line:
+            if owner[f] != NOBODY:
+                counts[owner[f]] = counts.get(owner[f], 0) + 1
+        terms = []
+        for player, own in counts.items():
+            missing = [f for f in line if owner[f] != player]
+            if any(height[f] > MAX_COVERABLE_HEIGHT for f in missing):
+                continue  # a tower of 7 can never be taken: the line is dead for this player
+            # Worth grows with the own stones and shrinks with every card the missing fields
+            # cost beyond one each (stacked fields are dear to take).
+            worth = w.line_base ** (own - 1) * w.line_cost_decay ** sum(height[f] for f in missing)
+            terms.append((player, worth, missing[0] if len(missing) == 1 else -1))
+        return terms
+
     def lines(self, owner: list[int], height: list[int]) -> LineFacts:
-        """One pass over the lines of W: each player's potential and winning fields, and the
-        cards the bot's near-complete lines need."""
-        w, me, full = self.w, self.pos.seat, self.pos.line
-        facts = LineFacts([0.0] * self.pos.players, [set() for _ in range(self.pos.players)], [0] * len(COLOURS))
-        for line in self.geo.lines:
-            counts: dict[int, int] = {}
-            for f in line:
-                if owner[f] != NOBODY:
-                    counts[owner[f]] = counts.get(owner[f], 0) + 1
-            for player, own in counts.items():
-                missing = [f for f in line if owner[f] != player]
-                if any(height[f] > MAX_COVERABLE_HEIGHT for f in missing):
-                    continue  # a tower of 7 can never be taken: the line is dead for this player
-                # Worth grows with the own stones and shrinks with every card the missing
-                # fields cost beyond one each (stacked fields are dear to take).
-                facts.potential[player] += w.line_base ** (own - 1) * w.line_cost_decay ** sum(height[f] for f in missing)
-                if own == full - 1:
-                    facts.wins[player].add(missing[0])
-                if player == me and own >= full - 2:
-                    for f in missing:
-                        c = self.geo.colour[f]
-                        facts.need[c] = max(facts.need[c], height[f] + 1)
+        """Every line of W counted: each player's potential and winning fields, and the cards
+        the bot's near-complete lines need."""
+        me, full = self.pos.seat, self.pos.line
+        facts = LineFacts([0.0] * self.pos.players, [{} for _ in range(self.pos.players)], [0] * len(COLOURS), [])
+        for n, line in enumerate(self.geo.lines):
+            terms = self.line_terms(owner, height, n)
+            facts.terms.append(terms)
+            for player, worth, win in terms:
+                facts.potential[player] += worth
+                if win >= 0:
+                    facts.wins[player][win] = facts.wins[player].get(win, 0) + 1
+                if player == me and sum(owner[f] == me for f in line) >= full - 2:
+                    for f in line:
+                        if owner[f] != me:
+                            c = self.geo.colour[f]
+                            facts.need[c] = max(facts.need[c], height[f] + 1)
         return facts
+
+    def relined(self, base: LineFacts, owner: list[int], height: list[int], field: int) -> LineFacts:
+        """The facts of a board that differs from ``base``'s only on ``field``: the lines
+        through it are counted again (the cards needed are kept from ``base``)."""
+        potential = list(base.potential)
+        wins = [dict(w) for w in base.wins]
+        terms = list(base.terms)
+        for n in self.geo.lines_through[field]:
+            for player, worth, win in base.terms[n]:
+                potential[player] -= worth
+                if win >= 0:
+                    wins[player][win] -= 1
+                    if not wins[player][win]:
+                        del wins[player][win]
+            terms[n] = self.line_terms(owner, height, n)
+            for player, worth, win in terms[n]:
+                potential[player] += worth
+                if win >= 0:
+                    wins[player][win] = wins[player].get(win, 0) + 1
+        return LineFacts(potential, wins, base.need, terms)
 
     def area(self, owner: list[int], height: list[int], player: int) -> tuple[int, int]:
         """(A, B) of the rules: the largest orthogonal group and its stones."""
@@ -349,11 +387,13 @@ class Evaluator:
 
     # -- values --
 
-    def at_my_turn(self, owner: list[int], height: list[int], hand: list[int], draws: int, q: int) -> float:
-        """The worth of a board when the bot is next to move, ``hand`` its cards before the
-        ``draws`` it is still owed, and ``q`` the opponent whose threats count here."""
+    def at_my_turn(
+        self, owner: list[int], height: list[int], hand: list[int], draws: int, q: int, facts: LineFacts
+    ) -> float:
+        """The worth of a board (with its line ``facts``) when the bot is next to move,
+        ``hand`` its cards before the ``draws`` it is still owed, and ``q`` the opponent
+        whose threats count here."""
         w, me = self.w, self.pos.seat
-        facts = self.lines(owner, height)
         # The bot wins at once if it can pay for one of its winning fields.
         mine = sorted(facts.wins[me])
         win = self.chance_to_pay(self.needs(mine, height), hand, draws) if mine else 0.0
@@ -388,8 +428,9 @@ class Evaluator:
     def after_reply(self, owner: list[int], height: list[int], hand: list[int], draws: int, q: int) -> float:
         """The expected worth for the bot after opponent ``q``'s reply (see the class)."""
         w = self.w
-        quiet = self.at_my_turn(owner, height, hand, draws, q)
-        wins = self.lines(owner, height).wins[q]
+        base = self.lines(owner, height)
+        quiet = self.at_my_turn(owner, height, hand, draws, q, base)
+        wins = base.wins[q]
         replies: list[tuple[float, tuple[int, int]]] = []
         for r in range(FIELDS):
             if owner[r] == q or height[r] > MAX_COVERABLE_HEIGHT:
@@ -399,7 +440,7 @@ class Evaluator:
             else:
                 before = owner[r], height[r]
                 owner[r], height[r] = q, height[r] + 1
-                value = self.at_my_turn(owner, height, hand, draws, q)
+                value = self.at_my_turn(owner, height, hand, draws, q, self.relined(base, owner, height, r))
                 owner[r], height[r] = before
             replies.append((value, (self.geo.colour[r], height[r] + 1)))
         replies.sort(key=lambda item: item[0])
