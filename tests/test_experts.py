@@ -51,7 +51,7 @@ def play(game: kibitz.Game, specs: list[str], seed: int) -> kibitz.State:
     ],
 )
 def test_whole_legal_games(name: str, players: int, specs: list[str]) -> None:
-    for seed in (1, 2):
+    for seed in (1, 2) if players == 2 else (1,):
         final = play(kibitz.Game(name, players=players), specs, seed)
         assert final.is_terminal()
         assert sum(final.returns()) == pytest.approx(1.0 if name != "canasta_tiles" else 2.0)
@@ -73,10 +73,11 @@ def test_spec_options_and_errors() -> None:
         kibitz.make_bot("expert:seed=x")
 
 
-def test_same_seed_same_moves() -> None:
-    game = kibitz.Game("just4fun_colours", players=3)
-    first = play(game, ["expert", "expert", "expert"], 5)
-    again = play(game, ["expert", "expert", "expert"], 5)
+@pytest.mark.parametrize(("name", "players"), [("just4fun_colours", 2), ("canasta_tiles", 4)])
+def test_same_seed_same_moves(name: str, players: int) -> None:
+    game = kibitz.Game(name, players=players)
+    first = play(game, ["expert"] * players, 5)
+    again = play(game, ["expert"] * players, 5)
     assert first.notation() == again.notation()
 
 
@@ -105,7 +106,7 @@ def test_move_ignores_the_hidden_cards(name: str, players: int) -> None:
     """Re-dealing every card the mover cannot see (determinizations consistent with its view)
     leaves its view, and so its move, unchanged."""
     checked = 0
-    for state in positions(name, players, seed=3, every=3):
+    for state in positions(name, players, seed=3, every=3 if players == 2 else 8):
         seat = state.current_player
         view = state.view(seat)
         moves = set()
@@ -232,7 +233,7 @@ def test_blocks_the_issue_position() -> None:
 
 @pytest.mark.parametrize(
     ("name", "players", "games", "seed"),
-    [("just4fun_colours", 2, 80, 31), ("yucata", 2, 40, 32), ("canasta_tiles", 4, 200, 33)],
+    [("just4fun_colours", 2, 40, 31), ("yucata", 2, 16, 32), ("canasta_tiles", 4, 200, 33)],
 )
 def test_beats_greedy(name: str, players: int, games: int, seed: int) -> None:
     """A seeded match against the greedy bot, seats rotated: the expert's win share has a

@@ -55,13 +55,13 @@ TEAMS = 2
 class Weights:
     """The expert's weights (spec options ``expert:<name>=<value>``), in points."""
 
-    wild_keep: float = 45.0
+    wild_keep: float = 100.0
     """Worth of keeping a wild in hand instead of laying it without completing a canasta."""
     pair_keep: float = 25.0
     """Worth of a natural pair in hand (it can take the pile)."""
     meld_fit: float = 20.0
     """Worth of a natural in hand that fits a team meld."""
-    pile_tile: float = 22.0
+    pile_tile: float = 12.0
     """What one pile tile is worth to the team that takes it."""
     hand_tile: float = 12.0
     """Mean points of an unseen tile left in a hand at the end (partner and opponents)."""
