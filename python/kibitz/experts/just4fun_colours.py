@@ -5,18 +5,20 @@ view only:
 
 1. **A win on the spot is always played.** A placement that completes a line of W of its own
    top stones ends the game at once.
-2. **Threats are weighed with the cards the opponents can hold.** Before its next turn every
-   opponent moves once; an opponent that owns W−1 fields of a line wins if it holds
-   ``height + 1`` cards of the missing field's colour. The cards the bot has not seen are the
-   stock and the other hands (60 minus its own hand minus the public discard pile), so the
-   chance that an opponent's 7 cards meet a set of such needs is a multivariate
-   hypergeometric probability, computed exactly. Every candidate move is scored with the
-   chance of losing before the next turn it leaves, so blocks (covering the missing field,
-   or capturing one of the line's stones) are found by the same sum as everything else.
-3. **Its own threats count with the chance that they survive.** A line of W−1 own fields
-   whose missing field the bot can pay for next turn (its hand after the move, plus the
-   chance that the cards it draws make up the rest) wins unless every opponent fails to
-   block it; the block chance is again counted from the unseen cards.
+2. **Every placement is answered by each opponent's reply, weighted by the cards it can
+   hold.** The cards the bot has not seen are the stock and the other hands (60 minus its
+   own hand minus the public discard pile), so an opponent's 7 cards follow a multivariate
+   hypergeometric distribution over the colours (:class:`HandModel`, exact). The replies
+   are sorted from worst to best for the bot, and each is weighted by the chance that it is
+   the first one in that order the opponent can pay for (``height + 1`` cards of the field's
+   colour): the opponent is assumed to find its best reply. A reply that completes a line
+   is a lost game.
+3. **The bot's next turn decides the rest.** It wins if it can pay for a winning field
+   (its hand after the placement plus the chance that the cards it draws make up the rest);
+   otherwise every line the opponent then threatens must be broken with one placement (the
+   missing field, or a stone those lines share) that it can pay for, or the game is lost
+   with the chance that the opponent pays for the threat. Blocks, double threats and the
+   cards kept to answer them all come out of this one sum.
 4. **Lines are built where they are cheap.** Each line of W is worth more the more own top
    stones it holds, and less the more cards its missing fields cost (a tall tower costs
    height + 1 cards of one colour, and a height of 7 cannot be covered at all). The
@@ -70,8 +72,6 @@ class Weights:
     """Extra worth of an area field at the end of the game (scaled by how far the game is)."""
     tower: float = 0.6
     """Worth of each stone under an own top stone (tall towers are hard to take back)."""
-    fork: float = 0.8
-    """Share of a game lost counted for an opponent threat the bot could not answer."""
     keep_card: float = 1.5
     """Worth of holding a card that pays for a missing field of one of the bot's good lines."""
 
