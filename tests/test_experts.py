@@ -233,7 +233,7 @@ def test_blocks_the_issue_position() -> None:
 
 @pytest.mark.parametrize(
     ("name", "players", "games", "seed"),
-    [("just4fun_colours", 2, 40, 31), ("yucata", 2, 16, 32), ("canasta_tiles", 4, 200, 33)],
+    [("just4fun_colours", 2, 100, 31), ("yucata", 2, 16, 32), ("canasta_tiles", 4, 200, 33)],
 )
 def test_beats_greedy(name: str, players: int, games: int, seed: int) -> None:
     """A seeded match against the greedy bot, seats rotated: the expert's win share has a

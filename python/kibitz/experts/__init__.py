@@ -61,9 +61,7 @@ class ExpertBot:
         known = weight_names()
         unknown = sorted(set(weights) - set(known))
         if unknown:
-            raise OptionError(
-                f"bot 'expert': unknown option(s) {', '.join(unknown)}; known: seed, {', '.join(sorted(known))}"
-            )
+            raise OptionError(f"bot 'expert': unknown option(s) {', '.join(unknown)}; known: seed, {', '.join(sorted(known))}")
         self._rng = random.Random(seed)
         self._weights = weights
         self._players: dict[str, GamePlayer] = {}
@@ -104,4 +102,4 @@ class ExpertBot:
         return f"ExpertBot(seed=...{extra})"
 
 
-__all__ = ["ExpertBot", "GAME_MODULES", "weight_names"]
+__all__ = ["GAME_MODULES", "ExpertBot", "weight_names"]

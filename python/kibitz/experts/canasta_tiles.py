@@ -41,7 +41,14 @@ KINDS = ("1", "2", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "J", "k
 NATURALS = ("1", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13")
 WILDS = ("2", "J")
 TILES_PER_NATURAL = 8  # two copies in four colours
-VALUE = {"1": 25, "2": 20, "J": 50, "k3": 0, **{r: 5 for r in ("4", "5", "6", "7", "8", "9")}, **{r: 10 for r in ("10", "11", "12", "13")}}
+VALUE = {
+    "1": 25,
+    "2": 20,
+    "J": 50,
+    "k3": 0,
+    **{r: 5 for r in ("4", "5", "6", "7", "8", "9")},
+    **{r: 10 for r in ("10", "11", "12", "13")},
+}
 CANASTA = 7
 CLEAN_BONUS, DIRTY_BONUS = 500, 300
 CLEAN_TWOS_BONUS, DIRTY_TWOS_BONUS = 1000, 700
@@ -208,7 +215,7 @@ class Player:
         table = Table.from_view(view)
         if table.phase == "draw":
             return self.draw_or_take(table, moves)
-        if table.phase in ("first",):
+        if table.phase == "first":
             return self.discard(table, moves)
         out = self.going_out(state, table)
         if out is not None:
@@ -240,14 +247,33 @@ class Player:
         if rank == "2":
             wild_count, size_after, dirty = jokers, size_before + naturals + jokers, (meld.jokers if meld else 0) + jokers > 0
         else:
-            wild_count, size_after, dirty = twos + jokers, size_before + naturals + twos + jokers, wilds_before + twos + jokers > 0
+            wild_count, size_after, dirty = (
+                twos + jokers,
+                size_before + naturals + twos + jokers,
+                wilds_before + twos + jokers > 0,
+            )
         gain = naturals * (VALUE[rank] + 10.0)
         completes = size_before < CANASTA <= size_after
         if completes:
-            gain += (DIRTY_TWOS_BONUS if rank == "2" and dirty else CLEAN_TWOS_BONUS if rank == "2" else DIRTY_BONUS if dirty else CLEAN_BONUS)
+            gain += (
+                DIRTY_TWOS_BONUS
+                if rank == "2" and dirty
+                else CLEAN_TWOS_BONUS
+                if rank == "2"
+                else DIRTY_BONUS
+                if dirty
+                else CLEAN_BONUS
+            )
         elif wild_count:
             gain -= w.wild_keep * wild_count
-        if wild_count and meld is not None and meld.wilds == 0 and size_before >= 4 and table.stock > w.clean_wait and not completes:
+        if (
+            wild_count
+            and meld is not None
+            and meld.wilds == 0
+            and size_before >= 4
+            and table.stock > w.clean_wait
+            and not completes
+        ):
             gain -= CLEAN_BONUS - DIRTY_BONUS  # a wild would make a clean meld dirty
         if meld is None and naturals == 2:
             gain -= w.pair_keep  # the pair could take the pile instead
@@ -257,6 +283,7 @@ class Player:
 
     def shape(self, table: Table, moves: list[str]) -> str:
         """The lay at the chosen rank; while opening, reach the threshold with the fewest wilds."""
+
         def score(move: str) -> float:
             rank, n, t, j = _lay_shape(move)
             if not table.opened[table.team]:
@@ -334,8 +361,8 @@ class Player:
         bot's table after its last lays is read from the finished state; the partner's and
         the opponents' hands count their known tiles and the mean for the others."""
         mine, theirs = table.team, 1 - table.team
-        ours = Table.from_view(end.view(table.seat)).table_points(mine) + GOING_OUT_BONUS
-        ours -= self.hand_estimate(table, (table.seat + 2) % 4)
+        partner = (table.seat + 2) % 4
+        ours = Table.from_view(end.view(table.seat)).table_points(mine) + GOING_OUT_BONUS - self.hand_estimate(table, partner)
         opponents = table.table_points(theirs) - sum(self.hand_estimate(table, s) for s in range(4) if s % TEAMS == theirs)
         return ours - opponents + table.totals[mine] - table.totals[theirs] > 0
 
@@ -363,7 +390,7 @@ class Player:
             keep = VALUE[kind] * late  # points lost if it stays in hand at the end
             fits = kind in table.melds[table.team]
             value = (self.w.meld_fit if fits else 0.0) + (self.w.pair_keep if held == 2 else 0.0)
-            value += (self.w.pair_keep * 0.6 if held >= 3 else 0.0)
+            value += self.w.pair_keep * 0.6 if held >= 3 else 0.0
             return value - keep + self.danger(table, nxt, kind) * pile_worth
 
         scored = [(cost(m), self.rng.random(), m) for m in options]

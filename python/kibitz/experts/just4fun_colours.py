@@ -103,9 +103,7 @@ def geometry(line: int) -> Geometry:
     through = tuple(tuple(n for n, fs in enumerate(lines) if f in fs) for f in range(FIELDS))
     neighbours = tuple(
         tuple(
-            (r + dr) * SIZE + c + dc
-            for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
-            if 0 <= r + dr < SIZE and 0 <= c + dc < SIZE
+            (r + dr) * SIZE + c + dc for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)) if 0 <= r + dr < SIZE and 0 <= c + dc < SIZE
         )
         for r, c in (divmod(f, SIZE) for f in range(FIELDS))
     )
@@ -181,8 +179,7 @@ def chance_any_need(needs: dict[int, int], unseen: list[int], drawn: int, held: 
     if not short:
         return 0.0
     total = sum(unseen)
-    if drawn > total:
-        drawn = total
+    drawn = min(drawn, total)
     rest = total - sum(unseen[c] for c in short)
     colours = list(short)
     all_hands = math.comb(total, drawn)
@@ -387,9 +384,7 @@ class Evaluator:
 
     # -- values --
 
-    def at_my_turn(
-        self, owner: list[int], height: list[int], hand: list[int], draws: int, q: int, facts: LineFacts
-    ) -> float:
+    def at_my_turn(self, owner: list[int], height: list[int], hand: list[int], draws: int, q: int, facts: LineFacts) -> float:
         """The worth of a board (with its line ``facts``) when the bot is next to move,
         ``hand`` its cards before the ``draws`` it is still owed, and ``q`` the opponent
         whose threats count here."""
