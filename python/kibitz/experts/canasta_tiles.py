@@ -130,7 +130,8 @@ class Table:
     known: list[dict[str, int]]
     stock: int
     top: str | None
-    pile: dict[str, int]  # below the top
+    pile: dict[str, int]  # below the top (all zero when the pile is hidden: pile_fully_visible=0)
+    pile_size: int  # below the top
     melds: list[dict[str, Meld]]  # by team
     opened: list[bool]
     bonus: list[int]
@@ -149,6 +150,7 @@ class Table:
             stock=int(f["stock"].lstrip("?")) if f["stock"] != "-" else 0,
             top=None if f["top"] == "-" else f["top"],
             pile=_tiles(f["pile"]),
+            pile_size=int(f["pile"][1:]) if f["pile"].startswith("?") else sum(_tiles(f["pile"]).values()),
             melds=[_melds(t) for t in f["melds"].split("/")],
             opened=[x == "1" for x in f["opened"].split(",")],
             bonus=[int(x) for x in f["bonus"].split(",")],
@@ -376,7 +378,7 @@ class Player:
     def discard(self, table: Table, moves: list[str]) -> str:
         options = [m for m in moves if m.startswith("discard:")]
         nxt = (table.seat + 1) % 4
-        pile_size = sum(table.pile.values()) + (table.top is not None) + 1
+        pile_size = table.pile_size + (table.top is not None) + 1
         pile_worth = self.w.pile_tile * pile_size
         late = 1.0 - min(1.0, table.stock / 40.0)
 
