@@ -14,7 +14,8 @@ each from a plan that a careful human player would follow:
 - **Meld** once open: every group of three or more naturals, every natural that fits a team
   meld, and wilds only where they complete a canasta (a clean meld waits for naturals
   while the stock is long). A new meld of two naturals and a wild only with wilds to spare:
-  a pair in hand is also what takes the pile.
+  a pair in hand is also what takes the pile. Twos laid in the twos meld are wilds given
+  up, so they go there only to complete its canasta or in numbers.
 - **Discard safely.** The next seat is an opponent; it takes the pile with a natural pair of
   the top's rank. For each candidate the expert counts the tiles of that rank it has not
   seen (8 per rank minus its hand, both teams' melds, the pile and the tiles known in other
@@ -279,8 +280,10 @@ class Player:
             gain -= CLEAN_BONUS - DIRTY_BONUS  # a wild would make a clean meld dirty
         if meld is None and naturals == 2:
             gain -= w.pair_keep  # the pair could take the pile instead
-        if rank == "2" and meld is None and naturals < 4:
-            gain -= 60.0  # a twos canasta needs 7 of the 8 twos: start one only with many
+        if rank == "2" and not completes:
+            # Twos laid in the twos meld are wilds given up; a twos canasta (1,000 clean)
+            # needs 7 of the 8 twos, so a twos meld is started only with many.
+            gain -= w.wild_keep * naturals * (0.5 if meld else 1.0)
         return gain
 
     def shape(self, table: Table, moves: list[str]) -> str:
