@@ -315,10 +315,12 @@ class Player:
                 # natural value in hand first, so the fewest wilds are needed.
                 return max(ranks, key=lambda m: table.hand[m[5:]] * (VALUE[m[5:]] + 1) if m[5:] != "2" else 0)
             return self.discard(table, moves)
-        for move in ranks:  # ranks come in increasing order; lay each that pays
-            worth, _ = self.best_lay(state, table, move)
+        worths = [(self.best_lay(state, table, move)[0], move) for move in ranks]
+        for worth, move in worths:  # ranks come in increasing order; lay each that pays
             if worth > 0:
                 return move
+        if not any(m.startswith("discard:") for m in moves):
+            return max(worths)[1]  # no discard offered yet: the least bad lay
         return self.discard(table, moves)
 
     # -- going out --
