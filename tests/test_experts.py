@@ -113,10 +113,10 @@ def test_move_ignores_the_hidden_cards(name: str, players: int) -> None:
         hidden = set()
         for k in range(4):
             redealt = state.determinize(seat, 100 + k)
-            assert redealt.view(seat).notation == view.notation
+            assert redealt.view(seat).notation() == view.notation()
             hidden.add(redealt.notation())
             moves.add(str(kibitz.make_bot("expert", seed=7).act(redealt.view(seat))))
-        assert len(moves) == 1, (view.notation, moves)
+        assert len(moves) == 1, (view.notation(), moves)
         checked += len(hidden) > 1
     assert checked > 0  # the re-deals really changed hidden cards
 

@@ -140,7 +140,7 @@ class Table:
 
     @classmethod
     def from_view(cls, view: View) -> Table:
-        f = dict(item.split("=", 1) for item in view.notation.split()[1:])
+        f = dict(item.split("=", 1) for item in view.notation().split()[1:])
         hands = f["hands"].split(",")
         return cls(
             seat=view.seat,
@@ -220,6 +220,10 @@ class Player:
             return self.draw_or_take(table, moves)
         if table.phase == "first":
             return self.discard(table, moves)
+        if table.phase == "copies":
+            # Which of the tiles just played were the known copies: saying all of them
+            # shows the opponents nothing new about the tiles still in hand.
+            return max(moves, key=lambda m: 0 if m == "known:-" else len(m.split(":", 1)[1].split(".")))
         out = self.going_out(state, table)
         if out is not None:
             return out
