@@ -25,6 +25,8 @@ each from a plan that a careful human player would follow:
   freezes the pile too, and is given up only when the pile is worth more than the wild.
   Among safe tiles it keeps pairs and tiles of the team's melds, and throws singletons,
   the dearest first as the stock runs out.
+- **Which copies went** (the ``copies`` decision after playing tiles of a kind it holds
+  known copies of): the known ones, which tells the opponents nothing new.
 - **Go out** when the team leads after the round's scoring (its table, the going-out bonus,
   the tiles left in the partner's hand estimated from its size) and not otherwise: going
   out while behind only seals the loss.
