@@ -5,7 +5,11 @@
     kibitz play just4fun_colours --human 0         play seat 0 yourself
     kibitz match just4fun_colours --bots ismcts:iterations=500 greedy --games 100 --out games.jsonl
     kibitz match just4fun_colours --bots greedy --engine "kibitz engine" --movetime 200
-    kibitz referee just4fun_colours --bots "engine:kibitz engine" "engine:./other" --results r.jsonl
+    kibitz match just4fun_colours --bots ismcts:c=1.2 ismcts --sprt elo0=0 elo1=20 --games 5000
+    kibitz match yucata --players 3 --bots ismcts pimc greedy random --schedule gauntlet --games 60
+    kibitz referee just4fun_colours --bots "engine:kibitz engine" "engine:./other" --out r.jsonl
+    kibitz referee yucata --bots "cmd='kibitz engine' name=mine option.Exploration=1.0" greedy --tc 10+0.1 --concurrency 2
+    kibitz tune just4fun_colours --bot ismcts:iterations=500 --params c --opponents greedy --budget 2000
     kibitz replay games.jsonl --index 0 --show     check recorded games and show the end
     kibitz bench
 
@@ -34,10 +38,11 @@ from kibitz import __version__
 from kibitz.bots import ALGORITHM_NAMES, Bot, make_bot, presets
 from kibitz.errors import IllegalMoveError, NotationError, OptionError, UnknownGameError
 from kibitz.game import CHANCE, Game, State, View, games
-from kibitz.match import MatchResult, bot_action, derive_seed, initial_state, play_bots, play_out, replay, run_match, seat_bots
+from kibitz.match import SCHEDULES, MatchResult, bot_action, derive_seed, initial_state, play_bots, play_out, replay, run_match, seat_bots
 from kibitz.params import PARAMETERS
 from kibitz.records import GameRecord, read_records
-from kibitz.referee import ENGINE_PREFIX, Tournament
+from kibitz.referee import ENGINE_PREFIX, TimeControl, Tournament
+from kibitz.stats import SPRT
 
 DEFAULT_PLAY_BOTS = ["ismcts:iterations=2000", "ismcts:iterations=2000"]
 HINT_BOT = "ismcts:iterations=5000"  # the suggestion `hint` shows at the human prompt
@@ -129,12 +134,13 @@ def _parser() -> argparse.ArgumentParser:
     match = commands.add_parser("match", help="play many games between bots and compare them", **with_bots)
     match.add_argument("game")
     _add_game_arguments(match)
-    match.add_argument("--bots", nargs="+", metavar="SPEC", default=[], help="bot specs (2 or more players in all, with --engine)")
+    match.add_argument(
+        "--bots", nargs="+", metavar="SPEC", default=[], help="bot specs, each with an optional name=NAME (2 or more players in all, with --engine)"
+    )
     match.add_argument(
         "--engine", action="append", default=[], metavar="COMMAND", help="an engine process to play through the text protocol (repeatable)"
     )
-    match.add_argument("--games", type=int, default=100, help="number of games (default 100)")
-    match.add_argument("--seed", type=int, default=0, help="seed of the match (default 0)")
+    _add_tournament_arguments(match)
     match.add_argument("--processes", type=int, help="worker processes (default: one per CPU)")
     match.add_argument("--out", metavar="FILE.jsonl", help="append every game's record to this file; resume from it")
     match.add_argument("--json", action="store_true", help="print the results as JSON instead of a table")
@@ -146,10 +152,15 @@ def _parser() -> argparse.ArgumentParser:
     )
     referee.add_argument("game")
     _add_game_arguments(referee)
-    referee.add_argument("--bots", nargs="+", metavar="SPEC", required=True, help="2 or more players: bot specs, or engine:<command>")
-    referee.add_argument("--games", type=int, default=100, help="number of games (default 100)")
-    referee.add_argument("--seed", type=int, default=0, help="seed of the tournament (default 0)")
-    referee.add_argument("--results", metavar="FILE.jsonl", help="append each game here as it ends; resume from it")
+    referee.add_argument(
+        "--bots",
+        nargs="+",
+        metavar="SPEC",
+        required=True,
+        help="2 or more players: bot specs (with name=), engine:<command>, or \"cmd=<command> name=<name> option.<Name>=<value>\"",
+    )
+    _add_tournament_arguments(referee)
+    referee.add_argument("--out", "--results", dest="out", metavar="FILE.jsonl", help="append each game here as it ends; resume from it")
     referee.add_argument("--json", action="store_true", help="print the results as JSON instead of a table")
     _add_referee_arguments(referee)
     referee.set_defaults(run=referee_command)
@@ -181,8 +192,32 @@ def _add_game_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _add_tournament_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--games", type=int, help=f"number of games (default {DEFAULT_GAMES}; with --sprt the most to play, default {DEFAULT_SPRT_GAMES})"
+    )
+    parser.add_argument("--seed", type=int, default=0, help="seed of the match (default 0)")
+    parser.add_argument(
+        "--schedule",
+        choices=SCHEDULES,
+        default="round-robin",
+        help="with more players than seats: every table of players (round-robin), or the first player against the rest (gauntlet)",
+    )
+    parser.add_argument(
+        "--no-duplicate",
+        dest="duplicate",
+        action="store_false",
+        help="a fresh deal every game, seats rotated (default: each deal replayed with the seats shifted, so that luck cancels)",
+    )
+    parser.add_argument(
+        "--sprt", nargs="+", metavar="KEY=VALUE", help="stop when decided: elo0=0 elo1=5 [alpha=0.05 beta=0.05 model=logistic|normalized]"
+    )
+
+
 def _add_referee_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--movetime", type=int, default=1000, metavar="MS", help="engine time per decision (default 1000)")
+    parser.add_argument("--tc", metavar="SECONDS[+INC]", help="engines play on a clock instead: time per game plus an increment per decision")
+    parser.add_argument("--concurrency", type=int, default=1, metavar="N", help="refereed games played at once (default 1)")
     parser.add_argument("--margin", type=int, default=500, metavar="MS", help="grace before a late engine forfeits (default 500)")
     parser.add_argument("--iterations", type=int, metavar="N", help="also cap each engine search at N iterations")
     parser.add_argument("--observe", action="store_true", help="tell engines each action with observe lines, not a position per decision")
@@ -301,20 +336,33 @@ def match_command(args: argparse.Namespace) -> int:
     With ``--engine`` the referee plays it (kibitz.referee)."""
     if args.engine:
         args.bots = [*args.bots, *(f"{ENGINE_PREFIX}{command}" for command in args.engine)]
-        args.results = args.out
         return referee_command(args)
     game = _make_game(args)
+    sprt = None if args.sprt is None else SPRT.parse(args.sprt)
     result = run_match(
         game,
         args.bots,
-        games=args.games,
+        games=_games(args),
         seed=args.seed,
         processes=args.processes,
         progress=True,
         record_path=args.out,
+        duplicate=args.duplicate,
+        schedule=args.schedule,
+        sprt=sprt,
     )
     _print_result(result, args.json)
     return 0
+
+
+DEFAULT_GAMES = 100
+DEFAULT_SPRT_GAMES = 20000
+
+
+def _games(args: argparse.Namespace) -> int:
+    if args.games is not None:
+        return int(args.games)
+    return DEFAULT_GAMES if args.sprt is None else DEFAULT_SPRT_GAMES
 
 
 def referee_command(args: argparse.Namespace) -> int:
@@ -322,14 +370,19 @@ def referee_command(args: argparse.Namespace) -> int:
     tournament = Tournament(
         _make_game(args),
         args.bots,
-        games=args.games,
+        games=_games(args),
         seed=args.seed,
         movetime_ms=args.movetime,
         margin_ms=args.margin,
         iterations=args.iterations,
         incremental=args.observe,
-        results_path=args.results,
+        results_path=args.out,
         progress=True,
+        concurrency=args.concurrency,
+        time_control=None if args.tc is None else TimeControl.parse(args.tc),
+        duplicate=args.duplicate,
+        schedule=args.schedule,
+        sprt=None if args.sprt is None else SPRT.parse(args.sprt),
     )
     _print_result(tournament.run(), args.json)
     return 0
@@ -338,11 +391,14 @@ def referee_command(args: argparse.Namespace) -> int:
 def _print_result(result: MatchResult, as_json: bool) -> None:
     if as_json:
         print(json.dumps(result.to_dict(), indent=2))
-    elif sys.stdout.isatty():
-        Console().print(result.table())
-    else:  # piped: as wide as the table, so that no label is cut or folded
-        table = result.table()
-        Console(width=Console(width=10_000).measure(table).maximum).print(table)
+        return
+    for table in filter(None, (result.table(), result.seat_table())):
+        if sys.stdout.isatty():
+            Console().print(table)
+        else:  # piped: as wide as the table, so that no label is cut or folded
+            Console(width=Console(width=10_000).measure(table).maximum).print(table)
+    if result.summary():
+        print(result.summary())
 
 
 def replay_command(args: argparse.Namespace) -> int:
