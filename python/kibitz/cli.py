@@ -43,6 +43,7 @@ from kibitz.params import PARAMETERS
 from kibitz.records import GameRecord, read_records
 from kibitz.referee import ENGINE_PREFIX, TimeControl, Tournament
 from kibitz.stats import SPRT
+from kibitz.tune import DEFAULT_STORAGE, METHODS, Trial, tune
 
 DEFAULT_PLAY_BOTS = ["ismcts:iterations=2000", "ismcts:iterations=2000"]
 HINT_BOT = "ismcts:iterations=5000"  # the suggestion `hint` shows at the human prompt
@@ -164,6 +165,37 @@ def _parser() -> argparse.ArgumentParser:
     referee.add_argument("--json", action="store_true", help="print the results as JSON instead of a table")
     _add_referee_arguments(referee)
     referee.set_defaults(run=referee_command)
+
+    tune_parser = commands.add_parser(
+        "tune", help="tune a bot's search parameters by playing matches (Optuna TPE or CMA-ES, or SPSA)", **with_bots
+    )
+    tune_parser.add_argument("game")
+    _add_game_arguments(tune_parser)
+    tune_parser.add_argument("--bot", required=True, metavar="SPEC", help="the search bot to tune, e.g. ismcts:iterations=500")
+    tune_parser.add_argument(
+        "--params", nargs="+", required=True, metavar="NAME[=LOW:HIGH[:log]]", help="the parameters to tune and their ranges (default: the declared range)"
+    )
+    tune_parser.add_argument("--opponents", nargs="+", default=[], metavar="SPEC", help="the pool the candidate plays (tpe, cmaes)")
+    tune_parser.add_argument("--budget", type=int, required=True, metavar="GAMES", help="games for all trials together")
+    tune_parser.add_argument("--games-per-trial", type=int, default=20, metavar="N", help="games of each trial (default 20)")
+    tune_parser.add_argument("--method", choices=METHODS, default="tpe", help="tpe (default) or cmaes (Optuna), or spsa")
+    tune_parser.add_argument("--seed", type=int, default=0, help="seed of the tuning run (default 0)")
+    tune_parser.add_argument(
+        "--storage", metavar="URL", help=f"Optuna storage (default sqlite:///{DEFAULT_STORAGE}; any RDB URL), or spsa's state file"
+    )
+    tune_parser.add_argument("--study", help="study name (default: from the game, bot, parameters, method and seed)")
+    tune_parser.add_argument("--shared", action="store_true", help="other machines work on this study: leave running trials alone")
+    tune_parser.add_argument("--processes", type=int, help="worker processes per match (default: one per CPU)")
+    tune_parser.add_argument(
+        "--verify", nargs="+", default=["elo0=0", "elo1=10"], metavar="KEY=VALUE", help="the closing SPRT, best against start (default elo0=0 elo1=10)"
+    )
+    tune_parser.add_argument("--no-verify", action="store_true", help="skip the closing SPRT match")
+    tune_parser.add_argument("--verify-games", type=int, default=2000, help="most games of the closing match (default 2000)")
+    tune_parser.add_argument("--verify-out", metavar="FILE.jsonl", help="records of the closing match; resume from it")
+    tune_parser.add_argument("--name", help="name of the parameter set written to FOLDER/GAME/NAME.json (default tuned-<players>p)")
+    tune_parser.add_argument("--folder", default="bots", help="where parameter sets are written (default ./bots)")
+    tune_parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    tune_parser.set_defaults(run=tune_command)
 
     replay_parser = commands.add_parser("replay", help="replay recorded games and check their results")
     replay_parser.add_argument("file", metavar="FILE.jsonl")
@@ -399,6 +431,45 @@ def _print_result(result: MatchResult, as_json: bool) -> None:
             Console(width=Console(width=10_000).measure(table).maximum).print(table)
     if result.summary():
         print(result.summary())
+
+
+def tune_command(args: argparse.Namespace) -> int:
+    """``kibitz tune``: a line per trial, then the best values, the closing SPRT and the set written."""
+    game = _make_game(args)
+
+    def show(trial: Trial) -> None:
+        values = ", ".join(f"{k}={v:.4g}" for k, v in trial.params.items())
+        print(f"trial {trial.number}: {values}: score {trial.value:.3f} over {trial.games} games", file=sys.stderr, flush=True)
+
+    result = tune(
+        game,
+        args.bot,
+        args.params,
+        args.opponents,
+        args.budget,
+        games_per_trial=args.games_per_trial,
+        method=args.method,
+        seed=args.seed,
+        storage=args.storage,
+        study=args.study,
+        processes=args.processes,
+        verify=None if args.no_verify else SPRT.parse(args.verify),
+        verify_games=args.verify_games,
+        verify_path=args.verify_out,
+        name=args.name or f"tuned-{game.num_players}p",
+        folder=args.folder,
+        shared=args.shared,
+        on_trial=show,
+    )
+    if args.json:
+        print(json.dumps(result.to_dict(), indent=2))
+        return 0
+    if result.verification is not None:
+        _print_result(result.verification, as_json=False)
+        if result.verification.sprt is not None and result.verification.sprt.decision != "H1":
+            print("warning: the closing SPRT did not confirm the tuned values; the set records its verdict", file=sys.stderr)
+    print(result.summary())
+    return 0
 
 
 def replay_command(args: argparse.Namespace) -> int:
