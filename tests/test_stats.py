@@ -195,7 +195,7 @@ def test_sprt_parse_and_bad_input() -> None:
 def test_scores_count_values_and_fill_the_grid() -> None:
     scores = Scores.of([1, 0.5, 1, 1 / 3, 0.1 + 0.2 + 1 / 3 - 0.3])  # 1/3 reached two ways is one value
     assert scores.counts == ((round(1 / 3, 12), 2), (0.5, 1), (1.0, 2))
-    values, p, total = scores.distribution()
+    values, _, total = scores.distribution()
     assert list(values) == pytest.approx([0, 1 / 3, 0.5, 1]) and total == pytest.approx(5.001)
     assert (Scores.trinomial(1, 2, 3) + Scores.trinomial(1, 0, 0)).counts == ((0.0, 2), (0.5, 2), (1.0, 3))
     with pytest.raises(ValueError, match="do not add up"):

@@ -20,7 +20,7 @@ import kibitz
 from kibitz.cli import main
 from kibitz.errors import OptionError
 from kibitz.game import CHANCE
-from kibitz.match import MatchPlan, Participant, derive_seed, initial_state, replay, run_match
+from kibitz.match import MatchPlan, Participant, derive_seed, initial_state, run_match
 from kibitz.records import GameRecord
 from kibitz.referee import Clocks, EnginePlayer, TimeControl, Tournament, player
 from kibitz.stats import SPRT

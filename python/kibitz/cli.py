@@ -35,10 +35,21 @@ from typing import Any
 from rich.console import Console
 
 from kibitz import __version__
-from kibitz.bots import ALGORITHM_NAMES, Bot, make_bot, presets
+from kibitz.bots import ALGORITHM_NAMES, Bot, make_bot, parameter_sets, presets
 from kibitz.errors import IllegalMoveError, NotationError, OptionError, UnknownGameError
 from kibitz.game import CHANCE, Game, State, View, games
-from kibitz.match import SCHEDULES, MatchResult, bot_action, derive_seed, initial_state, play_bots, play_out, replay, run_match, seat_bots
+from kibitz.match import (
+    SCHEDULES,
+    MatchResult,
+    bot_action,
+    derive_seed,
+    initial_state,
+    play_bots,
+    play_out,
+    replay,
+    run_match,
+    seat_bots,
+)
 from kibitz.params import PARAMETERS
 from kibitz.records import GameRecord, read_records
 from kibitz.referee import ENGINE_PREFIX, TimeControl, Tournament
@@ -651,4 +662,12 @@ def bots_help() -> str:
     for name, preset in sorted(presets().items()):
         settings = ",".join(f"{k}={v}" for k, v in preset.get("params", {}).items())
         lines.append(f"preset {name}: {preset['bot']}:{settings}")
+    try:
+        sets = parameter_sets()
+    except OptionError as err:  # a broken file must not break --help; using it names it
+        sets, lines = {}, [*lines, f"parameter sets: {err}"]
+    for game, named in sorted(sets.items()):
+        for name, data in sorted(named.items()):
+            settings = ",".join(f"{k}={v}" for k, v in data["params"].items())
+            lines.append(f"parameter set {game}/{name} (v{data.get('version', 1)}, load with preset={name}): {settings}")
     return "\n".join(lines)

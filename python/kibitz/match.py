@@ -28,7 +28,7 @@ from contextlib import AbstractContextManager, contextmanager
 from dataclasses import asdict, dataclass, field, replace
 from functools import cached_property
 from itertools import combinations
-from typing import Any, cast
+from typing import Any, TypeAlias, cast
 
 from rich import box
 from rich.console import Console
@@ -234,7 +234,7 @@ def _estimate_cell(estimate: Estimate, digits: int, scale: float = 1.0) -> str:
 
 # -- participants -----------------------------------------------------------------------------
 
-BotFactory = Callable[[int], Bot]
+BotFactory: TypeAlias = Callable[[int], Bot]
 """Builds a fresh bot from a seed, e.g. ``lambda seed: MyBot(seed=seed)``."""
 
 
@@ -296,11 +296,11 @@ class Participant:
         if isinstance(player, SearchParams):
             return SearchBot(player.with_(seed=seed), name=self.label)
         if _is_bot_object(player):
-            return copy.deepcopy(player)
+            return cast(Bot, copy.deepcopy(player))
         return cast(BotFactory, player)(seed)
 
 
-PlayerLike = str | SearchParams | Bot | BotFactory | Participant
+PlayerLike: TypeAlias = "str | SearchParams | Bot | BotFactory | Participant"
 
 
 def _is_bot_object(player: object) -> bool:
@@ -462,7 +462,7 @@ class MatchPlan:
         :class:`BotStats`). With two players that is simply p's share of the win."""
         teams = self.game.teams
         opponents = [q for q in self.tables[u % len(self.tables)] if q != p]
-        values = []
+        values: list[float] = []
         for g in self.unit_indices(u):
             seats = self.seats(g)
             share = {q: _bot_outcome(records[g], seats, q, teams)[0] for q in (p, *opponents)}
@@ -485,9 +485,9 @@ class MatchPlan:
         for p, spec in enumerate(self.players):
             mine = [g for g in played if p in self.seats(g)]
             outcomes = [_bot_outcome(records[g], self.seats(g), p, teams) for g in mine]
-            faults = sum(1 for g in mine if records[g].adjudication is not None and self.seats(g)[records[g].adjudication["seat"]] == p)
+            faults = sum(1 for g in mine if _forfeiter(records[g], self.seats(g)) == p)
             scores = self.scores(records, p)
-            seat_rates = ()
+            seat_rates: tuple[Estimate | None, ...] = ()
             if len(set(teams)) >= 3:
                 seat_rates = tuple(
                     _rate([records[g].returns[s] for g in mine if self.seats(g)[s] == p]) for s in range(self.game.num_players)
@@ -496,7 +496,7 @@ class MatchPlan:
                 replace(
                     _bot_stats(self.labels[p], spec, sees_everything[p], outcomes),
                     faults=faults,
-                    elo=elo_estimate(scores) if scores.units else None,
+                    elo=elo_estimate(scores) if scores.units >= 2 else None,  # one unit has no spread to measure
                     rating=None if ratings is None else ratings[p],
                     seat_win_rates=seat_rates,
                 )
@@ -533,6 +533,11 @@ class MatchPlan:
                 best = {p: min(ranks[s] for s in range(len(seats)) if seats[s] == p) for p in set(seats)}
                 placings.append([([p], float(rank)) for p, rank in sorted(best.items())])
         return plackett_luce(len(self.players), placings)
+
+
+def _forfeiter(record: GameRecord, seats: list[int]) -> int | None:
+    """The player who forfeited the game, if one did."""
+    return None if record.adjudication is None else seats[record.adjudication["seat"]]
 
 
 def _rate(shares: list[float]) -> Estimate | None:
@@ -924,7 +929,7 @@ class OrderedWriter:
         self._append = self._appender.__enter__()
         return self
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, *exc: Any) -> None:
         self._appender.__exit__(*exc)
 
     def add(self, record: GameRecord) -> None:
@@ -943,8 +948,16 @@ def progress_bar(enabled: bool, total: int) -> Iterator[Callable[[str], None]]:
     """A function that advances a rich progress bar on stderr by one game, showing a status
     text such as the LLR (or does nothing)."""
     if not enabled:
-        yield lambda status="": None
+
+        def nothing(status: str = "") -> None:
+            pass
+
+        yield nothing
         return
     with Progress(*Progress.get_default_columns(), TextColumn("{task.fields[status]}"), console=Console(stderr=True)) as bar:
         task = bar.add_task("games", total=total, status="")
-        yield lambda status="": bar.update(task, advance=1, status=status)
+
+        def advance(status: str = "") -> None:
+            bar.update(task, advance=1, status=status)
+
+        yield advance

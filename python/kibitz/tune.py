@@ -45,6 +45,7 @@ from kibitz.stats import SPRT
 METHODS = ("tpe", "cmaes", "spsa")
 UNTUNABLE = ("seed", "threads", "memory_mb")  # numbers that change no decision of a search, only its resources
 DEFAULT_STORAGE = "kibitz-tune.db"  # SQLite file of the Optuna studies, in the current folder
+DEFAULT_VERIFY = SPRT(elo0=0, elo1=10)  # the closing match: is the tuned bot 10 Elo better than the start?
 
 
 # -- the search space --------------------------------------------------------------------------
@@ -87,7 +88,7 @@ class Dimension:
         """The value at ``unit`` (0..1) along the range (on the log scale if ``log``)."""
         unit = min(max(unit, 0.0), 1.0)
         x = math.exp(math.log(self.low) + unit * math.log(self.high / self.low)) if self.log else self.low + unit * (self.high - self.low)
-        return int(round(x)) if self.integer else min(max(x, self.low), self.high)
+        return round(x) if self.integer else min(max(x, self.low), self.high)
 
     def unit(self, value: float) -> float:
         """Where ``value`` lies along the range, 0..1 (inverse of :meth:`value`)."""
@@ -222,7 +223,7 @@ def tune(
     storage: str | None = None,
     study: str | None = None,
     processes: int | None = None,
-    verify: SPRT | None = SPRT(elo0=0, elo1=10),
+    verify: SPRT | None = DEFAULT_VERIFY,
     verify_games: int = 2000,
     verify_path: str | None = None,
     name: str | None = None,
