@@ -62,6 +62,7 @@ def test_bad_tuning_requests_fail_before_any_game() -> None:
         ({"opponents": []}, "at least one opponent"),
         ({"opponents": ["nobot"]}, "unknown bot 'nobot'"),
         ({"space": ["c", "c"]}, "named twice"),
+        ({"opponents": ["greedy", "random", "greedy"], "games_per_trial": 4}, "needs at least 6"),
     ]:
         args = {"bot": BOT, "space": ["c=0.1:5:log"], "opponents": ["greedy"], "budget": 8, **SMALL, **kwargs}
         with pytest.raises(OptionError, match=named):

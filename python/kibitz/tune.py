@@ -38,7 +38,7 @@ from typing import Any
 from kibitz.bots import ALGORITHM_NAMES, parse_spec, presets, write_parameter_set
 from kibitz.errors import OptionError
 from kibitz.game import Game
-from kibitz.match import MatchResult, Participant, PlayerLike, derive_seed, run_match
+from kibitz.match import MatchPlan, MatchResult, Participant, PlayerLike, derive_seed, run_match
 from kibitz.params import PARAMETERS, Parameter, SearchParams, find_parameter
 from kibitz.stats import SPRT
 
@@ -262,6 +262,11 @@ def tune(
         raise OptionError("tuning needs at least one opponent")
     for participant in pool:
         participant.make(0)  # a bad spec fails before any game
+    players = 2 if method == "spsa" else 1 + len(pool)
+    round_games = MatchPlan(game, [str(i) for i in range(players)], 1, 0, schedule="gauntlet")
+    one_round = round_games.unit_games * len(round_games.tables)
+    if games_per_trial < one_round:
+        raise OptionError(f"a trial of {games_per_trial} games does not reach every opponent: it needs at least {one_round} (a deal at each table)")
     study = study or re.sub(r"[^A-Za-z0-9._-]+", "_", f"{game.name}-{bot}-{'-'.join(map(str, dimensions))}-{method}-{seed}")
     trials_wanted = budget // games_per_trial
 
@@ -346,7 +351,8 @@ def _optuna_trials(
             study.tell(stale.number, state=TrialState.FAIL)
 
     def complete() -> list[Any]:
-        return sorted(study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,)), key=lambda t: t.user_attrs["k"])
+        # k: the number of trials complete when it was asked (trials of other tools have none)
+        return sorted(study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,)), key=lambda t: t.user_attrs.get("k", t.number))
 
     done = complete()
     if not done and not study.get_trials(deepcopy=False, states=(TrialState.WAITING,)):
@@ -362,7 +368,10 @@ def _optuna_trials(
         study.tell(trial, _score(result))
         if on_trial is not None:
             on_trial(Trial(k, values, _score(result), result.games))
-    return [Trial(t.user_attrs["k"], {d.name: t.params[d.name] for d in space}, float(t.value), t.user_attrs["games"]) for t in complete()[:wanted]]
+    return [
+        Trial(t.user_attrs.get("k", t.number), {d.name: t.params[d.name] for d in space}, float(t.value), t.user_attrs.get("games", 0))
+        for t in complete()[:wanted]
+    ]
 
 
 # SPSA's gains (Spall 1998, as fishtest uses them): a_k = a / (A + k + 1)^alpha, c_k = c / (k + 1)^gamma,
