@@ -39,7 +39,9 @@ from kibitz.bots import ALGORITHM_NAMES, Bot, make_bot, parameter_sets, presets
 from kibitz.errors import IllegalMoveError, NotationError, OptionError, UnknownGameError
 from kibitz.game import CHANCE, Game, State, View, games
 from kibitz.match import (
+    BACKENDS,
     SCHEDULES,
+    Backend,
     MatchResult,
     bot_action,
     derive_seed,
@@ -156,6 +158,7 @@ def _parser() -> argparse.ArgumentParser:
     match.add_argument("--processes", type=int, help="worker processes (default: one per CPU)")
     match.add_argument("--out", metavar="FILE.jsonl", help="append every game's record to this file; resume from it")
     match.add_argument("--json", action="store_true", help="print the results as JSON instead of a table")
+    _add_backend_arguments(match)
     _add_referee_arguments(match)
     match.set_defaults(run=match_command)
 
@@ -174,6 +177,7 @@ def _parser() -> argparse.ArgumentParser:
     _add_tournament_arguments(referee)
     referee.add_argument("--out", "--results", dest="out", metavar="FILE.jsonl", help="append each game here as it ends; resume from it")
     referee.add_argument("--json", action="store_true", help="print the results as JSON instead of a table")
+    _add_backend_arguments(referee)
     _add_referee_arguments(referee)
     referee.set_defaults(run=referee_command)
 
@@ -206,6 +210,7 @@ def _parser() -> argparse.ArgumentParser:
     tune_parser.add_argument("--name", help="name of the parameter set written to FOLDER/GAME/NAME.json (default tuned-<players>p)")
     tune_parser.add_argument("--folder", default="bots", help="where parameter sets are written (default ./bots)")
     tune_parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    _add_backend_arguments(tune_parser)
     tune_parser.set_defaults(run=tune_command)
 
     replay_parser = commands.add_parser("replay", help="replay recorded games and check their results")
@@ -255,6 +260,15 @@ def _add_tournament_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--sprt", nargs="+", metavar="KEY=VALUE", help="stop when decided: elo0=0 elo1=5 [alpha=0.05 beta=0.05 model=logistic|normalized]"
     )
+
+
+def _add_backend_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--backend", choices=BACKENDS, default="local", help="local worker processes (default), or a Ray cluster")
+    parser.add_argument("--address", help="with --backend ray: the cluster to join (auto, ray://host:10001); default: start Ray here")
+
+
+def _backend(args: argparse.Namespace) -> Backend:
+    return Backend(args.backend, args.address)
 
 
 def _add_referee_arguments(parser: argparse.ArgumentParser) -> None:
@@ -393,6 +407,7 @@ def match_command(args: argparse.Namespace) -> int:
         duplicate=args.duplicate,
         schedule=args.schedule,
         sprt=sprt,
+        backend=_backend(args),
     )
     _print_result(result, args.json)
     return 0
@@ -426,6 +441,7 @@ def referee_command(args: argparse.Namespace) -> int:
         duplicate=args.duplicate,
         schedule=args.schedule,
         sprt=None if args.sprt is None else SPRT.parse(args.sprt),
+        backend=_backend(args),
     )
     _print_result(tournament.run(), args.json)
     return 0
@@ -471,6 +487,7 @@ def tune_command(args: argparse.Namespace) -> int:
         folder=args.folder,
         shared=args.shared,
         on_trial=show,
+        backend=_backend(args),
     )
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import logging
 import math
 import multiprocessing
 import os
@@ -816,13 +817,23 @@ def _play_task(participants: Sequence[Participant], task: _GameTask) -> GameReco
 
 
 @contextmanager
-def _finished_games(participants: list[Participant], tasks: list[_GameTask], processes: int) -> Iterator[Iterator[GameRecord]]:
+def _finished_games(
+    participants: list[Participant], tasks: list[_GameTask], processes: int, backend: Backend
+) -> Iterator[Iterator[GameRecord]]:
     """Plays the tasks; gives their records in order of completion.
 
     Entering starts the worker processes at once, so enter this before starting any thread:
     fork (the default start method on Linux) must not copy a process that runs other threads.
     Forked workers inherit the participants, so that lambdas and local classes can play too.
     """
+    if backend.name == "ray":
+
+        def play(task: _GameTask) -> GameRecord:
+            return _play_task(participants, task)
+
+        with backend.games(play, tasks) as finished:
+            yield finished
+        return
     if processes == 1:
         yield (_play_task(participants, task) for task in tasks)
         return
@@ -834,6 +845,56 @@ def _finished_games(participants: list[Participant], tasks: list[_GameTask], pro
         yield (future.result() for future in as_completed(futures))
     finally:
         pool.shutdown(cancel_futures=True)
+
+
+BACKENDS = ("local", "ray")
+
+
+@dataclass(frozen=True)
+class Backend:
+    """Where the games of a match run: ``local`` worker processes (the default), or ``ray``:
+    tasks on a Ray cluster, joined at ``address`` (``auto``, ``ray://host:10001`` …) or, with
+    no address, a Ray instance started on this machine. Ray is an optional extra
+    (``pip install 'kibitz[ray]'``); every node needs kibitz installed. Games are seeded
+    alike on both, so the same seeds give the same results whichever ran them."""
+
+    name: str = "local"
+    address: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.name not in BACKENDS:
+            raise OptionError(f"backend {self.name!r}: expected one of {', '.join(BACKENDS)}")
+        if self.address is not None and self.name != "ray":
+            raise OptionError("an address is for the ray backend")
+
+    @contextmanager
+    def games(self, play: Callable[[Any], GameRecord], jobs: Sequence[Any]) -> Iterator[Iterator[GameRecord]]:
+        """Runs ``play(job)`` for every job as Ray tasks (``play`` is sent once, with what it
+        refers to); gives the records in order of completion and cancels what is left on exit."""
+        ray = self._ray()
+        remote = ray.remote(play)
+        pending = [remote.remote(job) for job in jobs]
+
+        def finished() -> Iterator[GameRecord]:
+            nonlocal pending
+            while pending:
+                done, pending = ray.wait(pending, num_returns=1)
+                yield ray.get(done[0])
+
+        try:
+            yield finished()
+        finally:
+            for ref in pending:
+                ray.cancel(ref)
+
+    def _ray(self) -> Any:
+        try:
+            import ray
+        except ModuleNotFoundError:
+            raise OptionError("the ray backend needs Ray: pip install 'kibitz[ray]'") from None
+        if not ray.is_initialized():
+            ray.init(address=self.address, include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR)
+        return ray
 
 
 def run_match(
@@ -849,6 +910,7 @@ def run_match(
     duplicate: bool = True,
     schedule: str = "round-robin",
     sprt: SPRT | None = None,
+    backend: Backend = Backend(),
 ) -> MatchResult:
     """Plays ``games`` games between two or more players: bot specs, :class:`SearchParams`,
     :class:`Bot` objects, factories ``seed -> Bot`` or :class:`Participant` (for a name).
@@ -858,7 +920,8 @@ def run_match(
     with the seats shifted so that every player plays every seat's cards once, else seats
     rotate from game to game. Games run in ``processes``
     worker processes (default: one per CPU; 1 plays in this process); the result does not
-    depend on that number. ``progress`` shows a progress bar on stderr.
+    depend on that number, nor on the ``backend`` (:class:`Backend`: local processes, or a Ray
+    cluster, where ``processes`` does not apply). ``progress`` shows a progress bar on stderr.
 
     With ``sprt`` (two players) the match stops as soon as the test decides whether the first
     player is ``elo1`` better than the second or no better than ``elo0``; ``games`` is then the
@@ -881,7 +944,7 @@ def run_match(
             _GameTask(g, game.name, dict(game.options), plan.seats(g), plan.seat_labels(g), plan.game_seed(g), plan.bots_seed(g), record_path is not None)
             for g in todo
         ]
-        return _finished_games(participants, tasks, max(1, min(processes or os.cpu_count() or 1, len(todo))))
+        return _finished_games(participants, tasks, max(1, min(processes or os.cpu_count() or 1, len(todo))), backend)
 
     return run_plan(plan, play, sees_everything, record_path=record_path, sprt=sprt, progress=progress)
 

@@ -39,7 +39,7 @@ from typing import IO, Any
 from kibitz.bots import Bot
 from kibitz.errors import NotationError, OptionError
 from kibitz.game import Game, State
-from kibitz.match import MatchPlan, MatchResult, Participant, PlayerLike, derive_seed, initial_state, play_out, run_plan
+from kibitz.match import Backend, MatchPlan, MatchResult, Participant, PlayerLike, derive_seed, initial_state, play_out, run_plan
 from kibitz.params import find_parameter
 from kibitz.records import GameRecord
 from kibitz.stats import SPRT
@@ -496,6 +496,7 @@ class Tournament:
     duplicate: bool = True
     schedule: str = "round-robin"
     sprt: SPRT | None = None
+    backend: Backend = Backend()
 
     def __post_init__(self) -> None:
         # what an engine's go line takes (docs/protocol.md §5), so that no engine refuses it
@@ -537,7 +538,12 @@ class Tournament:
 
     @contextmanager
     def _play(self, todo: list[int]) -> Iterator[Iterator[GameRecord]]:
-        """Referees the games ``todo``, ``concurrency`` at once, each worker with its own seats."""
+        """Referees the games ``todo``, ``concurrency`` at once, each worker with its own seats;
+        on Ray each game is a task that starts its own engines on its node."""
+        if self.backend.name == "ray":
+            with self.backend.games(_remote_referee(self), todo) as finished:
+                yield finished
+            return
         if self.concurrency == 1:
             with _seat_pool(self) as seats_for:
                 yield (self._referee(g, seats_for) for g in todo)
@@ -581,6 +587,34 @@ class Tournament:
 
 
 MAX_CONCURRENCY = 256
+
+
+def _remote_referee(tournament: Tournament) -> Callable[[int], GameRecord]:
+    """A function that referees game g of the tournament in a Ray task: it holds the
+    tournament's settings (a Game object does not travel; its name and options do)."""
+    settings = {name: getattr(tournament, name) for name in TOURNAMENT_SETTINGS}
+    game, options = tournament.game.name, dict(tournament.game.options)
+
+    def referee(g: int) -> GameRecord:
+        there = Tournament(Game(game, **options), **settings)
+        with _seat_pool(there) as seats_for:
+            return there._referee(g, seats_for)
+
+    return referee
+
+
+TOURNAMENT_SETTINGS = (
+    "players",
+    "games",
+    "seed",
+    "movetime_ms",
+    "margin_ms",
+    "iterations",
+    "incremental",
+    "time_control",
+    "duplicate",
+    "schedule",
+)
 
 
 @contextmanager

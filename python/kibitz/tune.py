@@ -38,7 +38,7 @@ from typing import Any
 from kibitz.bots import ALGORITHM_NAMES, parse_spec, presets, write_parameter_set
 from kibitz.errors import OptionError
 from kibitz.game import Game
-from kibitz.match import MatchPlan, MatchResult, Participant, PlayerLike, derive_seed, run_match
+from kibitz.match import Backend, MatchPlan, MatchResult, Participant, PlayerLike, derive_seed, run_match
 from kibitz.params import PARAMETERS, Parameter, SearchParams, find_parameter
 from kibitz.stats import SPRT
 
@@ -230,6 +230,7 @@ def tune(
     folder: str | os.PathLike[str] = "bots",
     shared: bool = False,
     on_trial: TrialHook | None = None,
+    backend: Backend = Backend(),
 ) -> TuneResult:
     """Tunes the parameters ``space`` (names or :class:`Dimension`) of the bot spec ``bot``.
 
@@ -244,7 +245,8 @@ def tune(
 
     Then, unless ``verify`` is None, the best values play the starting ones in an SPRT match
     of at most ``verify_games`` games (resumable from ``verify_path``); with a ``name`` the
-    result is written as ``<folder>/<game>/<name>.json``. ``on_trial`` sees each trial as it ends.
+    result is written as ``<folder>/<game>/<name>.json``. ``on_trial`` sees each trial as it
+    ends. The matches run on ``backend`` (:class:`kibitz.match.Backend`: local processes or Ray).
     """
     if method not in METHODS:
         raise OptionError(f"method {method!r}: expected one of {', '.join(METHODS)}")
@@ -262,8 +264,8 @@ def tune(
         raise OptionError("tuning needs at least one opponent")
     for participant in pool:
         participant.make(0)  # a bad spec fails before any game
-    players = 2 if method == "spsa" else 1 + len(pool)
-    round_games = MatchPlan(game, [str(i) for i in range(players)], 1, 0, schedule="gauntlet")
+    entrants = 2 if method == "spsa" else 1 + len(pool)
+    round_games = MatchPlan(game, [str(i) for i in range(entrants)], 1, 0, schedule="gauntlet")
     one_round = round_games.unit_games * len(round_games.tables)
     if games_per_trial < one_round:
         raise OptionError(f"a trial of {games_per_trial} games does not reach every opponent: it needs at least {one_round} (a deal at each table)")
@@ -271,7 +273,7 @@ def tune(
     trials_wanted = budget // games_per_trial
 
     def play(k: int, players: list[Participant]) -> MatchResult:
-        return run_match(game, players, games_per_trial, derive_seed(seed, "trial", k), processes, schedule="gauntlet")
+        return run_match(game, players, games_per_trial, derive_seed(seed, "trial", k), processes, schedule="gauntlet", backend=backend)
 
     if method == "spsa":
         path = storage or f"{study}.spsa.json"
@@ -282,7 +284,9 @@ def tune(
     verification = None
     if verify is not None:
         players = [Participant(candidate.spec(best), "tuned"), Participant(candidate.spec(start), "start")]
-        verification = run_match(game, players, verify_games, derive_seed(seed, "verify"), processes, record_path=verify_path, sprt=verify)
+        verification = run_match(
+            game, players, verify_games, derive_seed(seed, "verify"), processes, record_path=verify_path, sprt=verify, backend=backend
+        )
     preset = None
     if name is not None:
         tuned: SearchParams = Participant(candidate.spec(best)).make(0).params  # type: ignore[attr-defined]
