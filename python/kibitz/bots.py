@@ -18,13 +18,15 @@ import os
 import random
 from datetime import datetime, timezone
 from importlib import resources
-from importlib.resources.abc import Traversable
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from kibitz.errors import OptionError, shown
 from kibitz.game import Move, SearchResult, State, View
 from kibitz.params import SearchParams, find_parameter
+
+if TYPE_CHECKING:  # importlib.resources.abc is Python 3.11+; annotations only
+    from importlib.resources.abc import Traversable
 
 
 @runtime_checkable
