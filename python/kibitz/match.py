@@ -897,6 +897,10 @@ class Backend:
         return ray
 
 
+LOCAL = Backend()
+"""Local worker processes: the default backend."""
+
+
 def run_match(
     game: Game,
     specs: Sequence[PlayerLike],
@@ -910,7 +914,7 @@ def run_match(
     duplicate: bool = True,
     schedule: str = "round-robin",
     sprt: SPRT | None = None,
-    backend: Backend = Backend(),
+    backend: Backend = LOCAL,
 ) -> MatchResult:
     """Plays ``games`` games between two or more players: bot specs, :class:`SearchParams`,
     :class:`Bot` objects, factories ``seed -> Bot`` or :class:`Participant` (for a name).

@@ -39,7 +39,18 @@ from typing import IO, Any
 from kibitz.bots import Bot
 from kibitz.errors import NotationError, OptionError
 from kibitz.game import Game, State
-from kibitz.match import Backend, MatchPlan, MatchResult, Participant, PlayerLike, derive_seed, initial_state, play_out, run_plan
+from kibitz.match import (
+    LOCAL,
+    Backend,
+    MatchPlan,
+    MatchResult,
+    Participant,
+    PlayerLike,
+    derive_seed,
+    initial_state,
+    play_out,
+    run_plan,
+)
 from kibitz.params import find_parameter
 from kibitz.records import GameRecord
 from kibitz.stats import SPRT
@@ -496,7 +507,7 @@ class Tournament:
     duplicate: bool = True
     schedule: str = "round-robin"
     sprt: SPRT | None = None
-    backend: Backend = Backend()
+    backend: Backend = LOCAL
 
     def __post_init__(self) -> None:
         # what an engine's go line takes (docs/protocol.md §5), so that no engine refuses it

@@ -38,7 +38,7 @@ from typing import Any
 from kibitz.bots import ALGORITHM_NAMES, parse_spec, presets, write_parameter_set
 from kibitz.errors import OptionError
 from kibitz.game import Game
-from kibitz.match import Backend, MatchPlan, MatchResult, Participant, PlayerLike, derive_seed, run_match
+from kibitz.match import LOCAL, Backend, MatchPlan, MatchResult, Participant, PlayerLike, derive_seed, run_match
 from kibitz.params import PARAMETERS, Parameter, SearchParams, find_parameter
 from kibitz.stats import SPRT
 
@@ -230,7 +230,7 @@ def tune(
     folder: str | os.PathLike[str] = "bots",
     shared: bool = False,
     on_trial: TrialHook | None = None,
-    backend: Backend = Backend(),
+    backend: Backend = LOCAL,
 ) -> TuneResult:
     """Tunes the parameters ``space`` (names or :class:`Dimension`) of the bot spec ``bot``.
 
