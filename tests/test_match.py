@@ -221,7 +221,9 @@ def test_match_is_the_same_with_one_or_two_processes(two_players: kibitz.Game, t
     lines = (tmp_path / "one.jsonl").read_text().splitlines()
     assert lines == (tmp_path / "two.jsonl").read_text().splitlines()
     assert [GameRecord.from_json(line) for line in lines] == one.records
-    assert [record.seed for record in one.records] == [derive_seed(9, g) for g in range(6)]
+    # duplicate deals: a pair shares its deal's seed; the bots of game g are seeded from (9, g)
+    assert [record.seed for record in one.records] == [derive_seed(9, "deal", g // 2) for g in range(6)]
+    assert [record.bots_seed for record in one.records] == [derive_seed(9, g) for g in range(6)]
 
 
 def test_a_match_resumes_from_its_record_file(two_players: kibitz.Game, tmp_path) -> None:
@@ -277,10 +279,12 @@ def test_fewer_bots_than_seats_share_the_seats() -> None:
 
 
 def test_match_rejects_bad_input(two_players: kibitz.Game) -> None:
-    with pytest.raises(kibitz.OptionError, match="2 to 2 bots, got 1"):
+    with pytest.raises(kibitz.OptionError, match="at least 2 players, got 1"):
         run_match(two_players, ["random"], games=2, seed=1)
-    with pytest.raises(kibitz.OptionError, match="2 to 2 bots, got 3"):
-        run_match(two_players, ["random", "greedy", "random"], games=2, seed=1)
+    with pytest.raises(kibitz.OptionError, match="schedule 'swiss'"):
+        run_match(two_players, ["random", "greedy"], games=2, seed=1, schedule="swiss")
+    with pytest.raises(kibitz.OptionError, match="an SPRT compares two players; this match has 3"):
+        run_match(two_players, ["random", "greedy", "random"], games=2, seed=1, sprt=kibitz.stats.SPRT())
     with pytest.raises(kibitz.OptionError, match="nosuchbot"):
         run_match(two_players, ["random", "nosuchbot"], games=2, seed=1)
     with pytest.raises(kibitz.OptionError, match="at least 1 game"):

@@ -30,9 +30,10 @@ from kibitz.game import (
     View,
     games,
 )
-from kibitz.match import MatchResult, play_game, replay, run_match
+from kibitz.match import MatchResult, Participant, play_game, replay, run_match
 from kibitz.params import SearchParams
 from kibitz.records import GameRecord
+from kibitz.stats import SPRT
 
 __all__ = [
     "CHANCE",
@@ -46,7 +47,9 @@ __all__ = [
     "MatchResult",
     "NotationError",
     "OptionError",
+    "Participant",
     "RandomBot",
+    "SPRT",
     "SearchBot",
     "SearchParams",
     "SearchProgress",

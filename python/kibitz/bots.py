@@ -7,20 +7,28 @@ specs; the CLI, the match runner and the protocol all use it.
 Built-in names: ``random``, ``greedy``, ``uct`` (perfect-information UCT: it sees every
 hand, a "cheating" baseline), ``pimc``, ``ismcts`` / ``so_ismcts``, ``mo_ismcts``, and
 ``expert`` (the per-game expert heuristic players of :mod:`kibitz.experts`). Named
-parameter presets from ``bots/*.json`` can be used as names too (see :func:`presets`).
+parameter presets from ``bots/*.json`` can be used as names too (see :func:`presets`), and
+a search bot loads a parameter set of one game, ``bots/<game>/<name>.json`` as ``kibitz
+tune`` writes them, with ``preset=``: ``ismcts:preset=tuned-2p`` (see :func:`parameter_set`).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import random
+from datetime import datetime, timezone
 from importlib import resources
-from typing import Any, Protocol, runtime_checkable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from kibitz.errors import OptionError, shown
 from kibitz.experts import ExpertBot
 from kibitz.game import Move, SearchResult, State, View
 from kibitz.params import SearchParams, find_parameter
+
+if TYPE_CHECKING:  # importlib.resources.abc is Python 3.11+; annotations only
+    from importlib.resources.abc import Traversable
 
 
 @runtime_checkable
@@ -102,6 +110,93 @@ def presets() -> dict[str, dict[str, Any]]:
     return found
 
 
+PARAMETER_SET_FORMAT = 1
+"""The format of a parameter set file: ``{"format": 1, "name", "version", "game", "options",
+"bot", "params": {...}, "tuning": {...}}``; ``version`` counts the sets written under one name."""
+BOTS_PATH = "KIBITZ_BOTS"
+"""Environment variable: folders (separated by os.pathsep) searched for parameter sets first."""
+
+
+def bot_folders() -> list[Traversable]:
+    """Where parameter sets are looked up, the first that has a name winning: the folders in
+    ``$KIBITZ_BOTS``, ``./bots`` (where ``kibitz tune`` writes by default), then the sets
+    installed with kibitz (the repository's ``bots/``)."""
+    folders: list[Traversable] = [Path(p) for p in os.environ.get(BOTS_PATH, "").split(os.pathsep) if p]
+    folders.append(Path("bots"))
+    folders.append(resources.files("kibitz") / "presets")
+    return [folder for folder in folders if folder.is_dir()]
+
+
+def parameter_sets() -> dict[str, dict[str, dict[str, Any]]]:
+    """Every parameter set found (see :func:`bot_folders`): game -> name -> the set."""
+    found: dict[str, dict[str, dict[str, Any]]] = {}
+    for folder in reversed(bot_folders()):  # earlier folders override later ones
+        for game_folder in folder.iterdir():
+            if not game_folder.is_dir():
+                continue
+            for entry in game_folder.iterdir():
+                if entry.name.endswith(".json"):
+                    found.setdefault(game_folder.name, {})[entry.name.removesuffix(".json")] = _read_set(entry)
+    return found
+
+
+def _read_set(entry: Traversable) -> dict[str, Any]:
+    try:
+        data = json.loads(entry.read_text())
+    except (OSError, ValueError) as err:
+        raise OptionError(f"parameter set {entry}: {err}") from None
+    if not isinstance(data, dict) or data.get("format") != PARAMETER_SET_FORMAT or not isinstance(data.get("params"), dict):
+        raise OptionError(f"parameter set {entry}: not a parameter set of format {PARAMETER_SET_FORMAT}")
+    return data
+
+
+def parameter_set(name: str) -> dict[str, Any]:
+    """The parameter set ``name`` (``tuned-2p``, or ``<game>/tuned-2p`` where several games
+    have one of that name); raises OptionError naming what exists."""
+    sets = parameter_sets()
+    game, slash, short = name.rpartition("/")
+    if slash:
+        if short not in sets.get(game, {}):
+            raise OptionError(f"no parameter set {short!r} for {game}; it has: {', '.join(sorted(sets.get(game, {}))) or 'none'}")
+        return sets[game][short]
+    games = [g for g, named in sorted(sets.items()) if name in named]
+    if not games:
+        known = sorted(f"{g}/{n}" for g, named in sets.items() for n in named)
+        raise OptionError(f"no parameter set {name!r}; known: {', '.join(known) or 'none'} (folders: ${BOTS_PATH}, ./bots, installed)")
+    if len(games) > 1:
+        raise OptionError(f"parameter set {name!r} exists for {', '.join(games)}: say which, e.g. preset={games[0]}/{name}")
+    return sets[games[0]][name]
+
+
+def write_parameter_set(
+    folder: str | os.PathLike[str], game: str, name: str, bot: str, params: dict[str, Any], options: dict[str, str], tuning: dict[str, Any]
+) -> Path:
+    """Writes ``<folder>/<game>/<name>.json`` (see :data:`PARAMETER_SET_FORMAT`), one version
+    above the set of that name already there; returns its path."""
+    if not name or not all(c.isalnum() or c in "-_." for c in name):
+        raise OptionError(f"parameter set name {name!r}: use letters, digits, '-', '_' and '.'")
+    for key, value in params.items():
+        find_parameter(key).check(value)
+    path = Path(folder) / game / f"{name}.json"
+    version = _read_set(path).get("version", 0) + 1 if path.exists() else 1
+    data = {
+        "format": PARAMETER_SET_FORMAT,
+        "name": name,
+        "version": version,
+        "game": game,
+        "options": options,
+        "bot": bot,
+        "params": params,
+        "written": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "tuning": tuning,
+    }
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_suffix(".json.tmp")
+    temporary.write_text(json.dumps(data, indent=2) + "\n")
+    temporary.replace(path)  # a reader never sees half a file
+    return path
+
+
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     """Splits ``name:key=value,...`` into the name and its options; raises OptionError."""
     name, _, rest = spec.strip().partition(":")
@@ -121,7 +216,9 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
 def make_bot(spec: str, seed: int = 0) -> Bot:
     """Builds a bot from its spec; raises OptionError naming the spec. The seed drives every
     random choice of the bot unless the spec sets ``seed=`` itself. A budget in the spec
-    (``iterations``, ``time_ms``) replaces a preset's: ``strong:time_ms=3000`` searches 3 s."""
+    (``iterations``, ``time_ms``) replaces a preset's: ``strong:time_ms=3000`` searches 3 s.
+    ``preset=<name>`` loads a parameter set (:func:`parameter_set`) under the spec's other
+    options: ``ismcts:preset=tuned-2p,threads=2``."""
     name, options = parse_spec(spec)
     known_presets = presets()
     base_name = known_presets[name]["bot"] if name in known_presets else name
@@ -137,12 +234,19 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
         known = sorted([*ALGORITHM_NAMES, "random", "greedy", "expert", *known_presets])
         raise OptionError(f"unknown bot {name!r}; known bots: {', '.join(known)}")
     try:
+        if "preset" in options:
+            options = _under(parameter_set(options.pop("preset"))["params"], options)
         if name in known_presets:
-            preset = {k: str(v) for k, v in known_presets[name].get("params", {}).items()}
-            if any(find_parameter(k).name in BUDGETS for k in options):
-                preset = {k: v for k, v in preset.items() if find_parameter(k).name not in BUDGETS}
-            options = {**preset, **options}
+            options = _under(known_presets[name].get("params", {}), options)
         params = SearchParams.from_options(options, algorithm=ALGORITHM_NAMES[base_name], seed=seed)
     except OptionError as err:
         raise OptionError(f"bot {shown(spec.strip(), SPEC_CHARS)}: {err}") from None
     return SearchBot(params, name=name)
+
+
+def _under(preset: dict[str, Any], options: dict[str, str]) -> dict[str, str]:
+    """The spec's options over a preset's; a budget in the spec replaces the preset's budgets."""
+    values = {k: str(v) for k, v in preset.items()}
+    if any(find_parameter(k).name in BUDGETS for k in options):
+        values = {k: v for k, v in values.items() if find_parameter(k).name not in BUDGETS}
+    return {**values, **options}

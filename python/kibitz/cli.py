@@ -5,7 +5,11 @@
     kibitz play just4fun_colours --human 0         play seat 0 yourself
     kibitz match just4fun_colours --bots ismcts:iterations=500 greedy --games 100 --out games.jsonl
     kibitz match just4fun_colours --bots greedy --engine "kibitz engine" --movetime 200
-    kibitz referee just4fun_colours --bots "engine:kibitz engine" "engine:./other" --results r.jsonl
+    kibitz match just4fun_colours --bots ismcts:c=1.2 ismcts --sprt elo0=0 elo1=20 --games 5000
+    kibitz match yucata --players 3 --bots ismcts pimc greedy random --schedule gauntlet --games 60
+    kibitz referee just4fun_colours --bots "engine:kibitz engine" "engine:./other" --out r.jsonl
+    kibitz referee yucata --bots "cmd='kibitz engine' name=mine option.Exploration=1.0" greedy --tc 10+0.1 --concurrency 2
+    kibitz tune just4fun_colours --bot ismcts:iterations=500 --params c --opponents greedy --budget 2000
     kibitz replay games.jsonl --index 0 --show     check recorded games and show the end
     kibitz bench
 
@@ -31,13 +35,28 @@ from typing import Any
 from rich.console import Console
 
 from kibitz import __version__
-from kibitz.bots import ALGORITHM_NAMES, Bot, make_bot, presets
+from kibitz.bots import ALGORITHM_NAMES, Bot, make_bot, parameter_sets, presets
 from kibitz.errors import IllegalMoveError, NotationError, OptionError, UnknownGameError
 from kibitz.game import CHANCE, Game, State, View, games
-from kibitz.match import MatchResult, bot_action, derive_seed, initial_state, play_bots, play_out, replay, run_match, seat_bots
+from kibitz.match import (
+    BACKENDS,
+    SCHEDULES,
+    Backend,
+    MatchResult,
+    bot_action,
+    derive_seed,
+    initial_state,
+    play_bots,
+    play_out,
+    replay,
+    run_match,
+    seat_bots,
+)
 from kibitz.params import PARAMETERS
 from kibitz.records import GameRecord, read_records
-from kibitz.referee import ENGINE_PREFIX, Tournament
+from kibitz.referee import ENGINE_PREFIX, TimeControl, Tournament
+from kibitz.stats import SPRT
+from kibitz.tune import DEFAULT_STORAGE, METHODS, Trial, tune
 
 DEFAULT_PLAY_BOTS = ["ismcts:iterations=2000", "ismcts:iterations=2000"]
 HINT_BOT = "ismcts:iterations=5000"  # the suggestion `hint` shows at the human prompt
@@ -129,15 +148,17 @@ def _parser() -> argparse.ArgumentParser:
     match = commands.add_parser("match", help="play many games between bots and compare them", **with_bots)
     match.add_argument("game")
     _add_game_arguments(match)
-    match.add_argument("--bots", nargs="+", metavar="SPEC", default=[], help="bot specs (2 or more players in all, with --engine)")
+    match.add_argument(
+        "--bots", nargs="+", metavar="SPEC", default=[], help="bot specs, each with an optional name=NAME (2 or more players in all, with --engine)"
+    )
     match.add_argument(
         "--engine", action="append", default=[], metavar="COMMAND", help="an engine process to play through the text protocol (repeatable)"
     )
-    match.add_argument("--games", type=int, default=100, help="number of games (default 100)")
-    match.add_argument("--seed", type=int, default=0, help="seed of the match (default 0)")
+    _add_tournament_arguments(match)
     match.add_argument("--processes", type=int, help="worker processes (default: one per CPU)")
     match.add_argument("--out", metavar="FILE.jsonl", help="append every game's record to this file; resume from it")
     match.add_argument("--json", action="store_true", help="print the results as JSON instead of a table")
+    _add_backend_arguments(match)
     _add_referee_arguments(match)
     match.set_defaults(run=match_command)
 
@@ -146,13 +167,51 @@ def _parser() -> argparse.ArgumentParser:
     )
     referee.add_argument("game")
     _add_game_arguments(referee)
-    referee.add_argument("--bots", nargs="+", metavar="SPEC", required=True, help="2 or more players: bot specs, or engine:<command>")
-    referee.add_argument("--games", type=int, default=100, help="number of games (default 100)")
-    referee.add_argument("--seed", type=int, default=0, help="seed of the tournament (default 0)")
-    referee.add_argument("--results", metavar="FILE.jsonl", help="append each game here as it ends; resume from it")
+    referee.add_argument(
+        "--bots",
+        nargs="+",
+        metavar="SPEC",
+        required=True,
+        help="2 or more players: bot specs (with name=), engine:<command>, or \"cmd=<command> name=<name> option.<Name>=<value>\"",
+    )
+    _add_tournament_arguments(referee)
+    referee.add_argument("--out", "--results", dest="out", metavar="FILE.jsonl", help="append each game here as it ends; resume from it")
     referee.add_argument("--json", action="store_true", help="print the results as JSON instead of a table")
+    _add_backend_arguments(referee)
     _add_referee_arguments(referee)
     referee.set_defaults(run=referee_command)
+
+    tune_parser = commands.add_parser(
+        "tune", help="tune a bot's search parameters by playing matches (Optuna TPE or CMA-ES, or SPSA)", **with_bots
+    )
+    tune_parser.add_argument("game")
+    _add_game_arguments(tune_parser)
+    tune_parser.add_argument("--bot", required=True, metavar="SPEC", help="the search bot to tune, e.g. ismcts:iterations=500")
+    tune_parser.add_argument(
+        "--params", nargs="+", required=True, metavar="NAME[=LOW:HIGH[:log]]", help="the parameters to tune and their ranges (default: the declared range)"
+    )
+    tune_parser.add_argument("--opponents", nargs="+", default=[], metavar="SPEC", help="the pool the candidate plays (tpe, cmaes)")
+    tune_parser.add_argument("--budget", type=int, required=True, metavar="GAMES", help="games for all trials together")
+    tune_parser.add_argument("--games-per-trial", type=int, default=20, metavar="N", help="games of each trial (default 20)")
+    tune_parser.add_argument("--method", choices=METHODS, default="tpe", help="tpe (default) or cmaes (Optuna), or spsa")
+    tune_parser.add_argument("--seed", type=int, default=0, help="seed of the tuning run (default 0)")
+    tune_parser.add_argument(
+        "--storage", metavar="URL", help=f"Optuna storage (default sqlite:///{DEFAULT_STORAGE}; any RDB URL), or spsa's state file"
+    )
+    tune_parser.add_argument("--study", help="study name (default: from the game, bot, parameters, method and seed)")
+    tune_parser.add_argument("--shared", action="store_true", help="other machines work on this study: leave running trials alone")
+    tune_parser.add_argument("--processes", type=int, help="worker processes per match (default: one per CPU)")
+    tune_parser.add_argument(
+        "--verify", nargs="+", default=["elo0=0", "elo1=10"], metavar="KEY=VALUE", help="the closing SPRT, best against start (default elo0=0 elo1=10)"
+    )
+    tune_parser.add_argument("--no-verify", action="store_true", help="skip the closing SPRT match")
+    tune_parser.add_argument("--verify-games", type=int, default=2000, help="most games of the closing match (default 2000)")
+    tune_parser.add_argument("--verify-out", metavar="FILE.jsonl", help="records of the closing match; resume from it")
+    tune_parser.add_argument("--name", help="name of the parameter set written to FOLDER/GAME/NAME.json (default tuned-<players>p)")
+    tune_parser.add_argument("--folder", default="bots", help="where parameter sets are written (default ./bots)")
+    tune_parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    _add_backend_arguments(tune_parser)
+    tune_parser.set_defaults(run=tune_command)
 
     replay_parser = commands.add_parser("replay", help="replay recorded games and check their results")
     replay_parser.add_argument("file", metavar="FILE.jsonl")
@@ -181,8 +240,41 @@ def _add_game_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _add_tournament_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--games", type=int, help=f"number of games (default {DEFAULT_GAMES}; with --sprt the most to play, default {DEFAULT_SPRT_GAMES})"
+    )
+    parser.add_argument("--seed", type=int, default=0, help="seed of the match (default 0)")
+    parser.add_argument(
+        "--schedule",
+        choices=SCHEDULES,
+        default="round-robin",
+        help="with more players than seats: every table of players (round-robin), or the first player against the rest (gauntlet)",
+    )
+    parser.add_argument(
+        "--no-duplicate",
+        dest="duplicate",
+        action="store_false",
+        help="a fresh deal every game, seats rotated (default: each deal replayed with the seats shifted, so that luck cancels)",
+    )
+    parser.add_argument(
+        "--sprt", nargs="+", metavar="KEY=VALUE", help="stop when decided: elo0=0 elo1=5 [alpha=0.05 beta=0.05 model=logistic|normalized]"
+    )
+
+
+def _add_backend_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--backend", choices=BACKENDS, default="local", help="local worker processes (default), or a Ray cluster")
+    parser.add_argument("--address", help="with --backend ray: the cluster to join (auto, ray://host:10001); default: start Ray here")
+
+
+def _backend(args: argparse.Namespace) -> Backend:
+    return Backend(args.backend, args.address)
+
+
 def _add_referee_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--movetime", type=int, default=1000, metavar="MS", help="engine time per decision (default 1000)")
+    parser.add_argument("--tc", metavar="SECONDS[+INC]", help="engines play on a clock instead: time per game plus an increment per decision")
+    parser.add_argument("--concurrency", type=int, default=1, metavar="N", help="refereed games played at once (default 1)")
     parser.add_argument("--margin", type=int, default=500, metavar="MS", help="grace before a late engine forfeits (default 500)")
     parser.add_argument("--iterations", type=int, metavar="N", help="also cap each engine search at N iterations")
     parser.add_argument("--observe", action="store_true", help="tell engines each action with observe lines, not a position per decision")
@@ -301,20 +393,34 @@ def match_command(args: argparse.Namespace) -> int:
     With ``--engine`` the referee plays it (kibitz.referee)."""
     if args.engine:
         args.bots = [*args.bots, *(f"{ENGINE_PREFIX}{command}" for command in args.engine)]
-        args.results = args.out
         return referee_command(args)
     game = _make_game(args)
+    sprt = None if args.sprt is None else SPRT.parse(args.sprt)
     result = run_match(
         game,
         args.bots,
-        games=args.games,
+        games=_games(args),
         seed=args.seed,
         processes=args.processes,
         progress=True,
         record_path=args.out,
+        duplicate=args.duplicate,
+        schedule=args.schedule,
+        sprt=sprt,
+        backend=_backend(args),
     )
     _print_result(result, args.json)
     return 0
+
+
+DEFAULT_GAMES = 100
+DEFAULT_SPRT_GAMES = 20000
+
+
+def _games(args: argparse.Namespace) -> int:
+    if args.games is not None:
+        return int(args.games)
+    return DEFAULT_GAMES if args.sprt is None else DEFAULT_SPRT_GAMES
 
 
 def referee_command(args: argparse.Namespace) -> int:
@@ -322,14 +428,20 @@ def referee_command(args: argparse.Namespace) -> int:
     tournament = Tournament(
         _make_game(args),
         args.bots,
-        games=args.games,
+        games=_games(args),
         seed=args.seed,
         movetime_ms=args.movetime,
         margin_ms=args.margin,
         iterations=args.iterations,
         incremental=args.observe,
-        results_path=args.results,
+        results_path=args.out,
         progress=True,
+        concurrency=args.concurrency,
+        time_control=None if args.tc is None else TimeControl.parse(args.tc),
+        duplicate=args.duplicate,
+        schedule=args.schedule,
+        sprt=None if args.sprt is None else SPRT.parse(args.sprt),
+        backend=_backend(args),
     )
     _print_result(tournament.run(), args.json)
     return 0
@@ -338,11 +450,54 @@ def referee_command(args: argparse.Namespace) -> int:
 def _print_result(result: MatchResult, as_json: bool) -> None:
     if as_json:
         print(json.dumps(result.to_dict(), indent=2))
-    elif sys.stdout.isatty():
-        Console().print(result.table())
-    else:  # piped: as wide as the table, so that no label is cut or folded
-        table = result.table()
-        Console(width=Console(width=10_000).measure(table).maximum).print(table)
+        return
+    for table in filter(None, (result.table(), result.seat_table())):
+        if sys.stdout.isatty():
+            Console().print(table)
+        else:  # piped: as wide as the table, so that no label is cut or folded
+            Console(width=Console(width=10_000).measure(table).maximum).print(table)
+    if result.summary():
+        print(result.summary())
+
+
+def tune_command(args: argparse.Namespace) -> int:
+    """``kibitz tune``: a line per trial, then the best values, the closing SPRT and the set written."""
+    game = _make_game(args)
+
+    def show(trial: Trial) -> None:
+        values = ", ".join(f"{k}={v:.4g}" for k, v in trial.params.items())
+        print(f"trial {trial.number}: {values}: score {trial.value:.3f} over {trial.games} games", file=sys.stderr, flush=True)
+
+    result = tune(
+        game,
+        args.bot,
+        args.params,
+        args.opponents,
+        args.budget,
+        games_per_trial=args.games_per_trial,
+        method=args.method,
+        seed=args.seed,
+        storage=args.storage,
+        study=args.study,
+        processes=args.processes,
+        verify=None if args.no_verify else SPRT.parse(args.verify),
+        verify_games=args.verify_games,
+        verify_path=args.verify_out,
+        name=args.name or f"tuned-{game.num_players}p",
+        folder=args.folder,
+        shared=args.shared,
+        on_trial=show,
+        backend=_backend(args),
+    )
+    if args.json:
+        print(json.dumps(result.to_dict(), indent=2))
+        return 0
+    if result.verification is not None:
+        _print_result(result.verification, as_json=False)
+        if result.verification.sprt is not None and result.verification.sprt.decision != "H1":
+            print("warning: the closing SPRT did not confirm the tuned values; the set records its verdict", file=sys.stderr)
+    print(result.summary())
+    return 0
 
 
 def replay_command(args: argparse.Namespace) -> int:
@@ -524,4 +679,12 @@ def bots_help() -> str:
     for name, preset in sorted(presets().items()):
         settings = ",".join(f"{k}={v}" for k, v in preset.get("params", {}).items())
         lines.append(f"preset {name}: {preset['bot']}:{settings}")
+    try:
+        sets = parameter_sets()
+    except OptionError as err:  # a broken file must not break --help; using it names it
+        sets, lines = {}, [*lines, f"parameter sets: {err}"]
+    for game, named in sorted(sets.items()):
+        for name, data in sorted(named.items()):
+            settings = ",".join(f"{k}={v}" for k, v in data["params"].items())
+            lines.append(f"parameter set {game}/{name} (v{data.get('version', 1)}, load with preset={name}): {settings}")
     return "\n".join(lines)

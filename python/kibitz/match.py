@@ -16,29 +16,45 @@ True
 
 from __future__ import annotations
 
+import copy
 import hashlib
+import logging
 import math
+import multiprocessing
 import os
 import statistics
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import asdict, dataclass, field, replace
 from functools import cached_property
-from typing import Any, cast
+from itertools import combinations
+from typing import Any, TypeAlias, cast
 
 from rich import box
 from rich.console import Console
-from rich.progress import Progress
+from rich.progress import Progress, TextColumn
 from rich.table import Table
 
-from kibitz.bots import Bot, make_bot
+from kibitz.bots import Bot, SearchBot, make_bot, parse_spec
 from kibitz.errors import IllegalMoveError, NotationError, OptionError
 from kibitz.game import CHANCE, Game, State
-from kibitz.records import GameRecord, appender, read_results
-
-# z of a two-sided 95 % interval of the normal distribution.
-Z_95: float = statistics.NormalDist().inv_cdf(0.975)
+from kibitz.params import PARAMETERS, SearchParams
+from kibitz.records import RECORD_VERSION, GameRecord, appender, read_results
+from kibitz.stats import (  # noqa: F401  (Z_95, standard_error: kibitz.match's names before kibitz.stats)
+    SPRT,
+    Z_95,
+    EloEstimate,
+    Estimate,
+    Rating,
+    Scores,
+    SPRTResult,
+    elo_estimate,
+    mean_ci,
+    plackett_luce,
+    standard_error,
+    wilson_ci,
+)
 
 SHARE_DIGITS = 2  # a win share is a sum of fractions such as 1/3
 MoveHook = Callable[[State, int], None]
@@ -81,12 +97,14 @@ def play_bots(
     labels: Sequence[str] | None = None,
     record: bool = True,
     on_move: MoveHook | None = None,
+    bots_seed: int | None = None,
 ) -> GameRecord:
     """Plays one game between built bots, seat i played by ``bots[i]``.
 
     The deal and the chance outcomes come from ``seed``; the bots bring their own seeds.
     Each bot gets its seat's :class:`View`, or the full state if it ``sees_everything``.
-    ``labels`` name the bots in the record and in errors (default: the bots' names).
+    ``labels`` name the bots in the record and in errors (default: the bots' names);
+    ``bots_seed``, recorded, says where the bots' seeds came from if not from ``seed``.
     A bot's illegal move raises IllegalMoveError (NotationError for unreadable text) naming
     the bot, its seat and the move.
     """
@@ -113,6 +131,7 @@ def play_bots(
         returns=state.returns(),
         scores=state.scores(),
         ranks=state.ranks(),
+        bots_seed=bots_seed,
     )
 
 
@@ -123,21 +142,25 @@ def play_out(
     on_move: MoveHook | None = None,
     record: tuple[list[int], list[str]] | None = None,
 ) -> None:
-    """Plays ``state`` to the end: chance outcome k drawn with ``derive_seed(seed, "chance",
-    k)``, each decision ``decide(state, seat)``. Every action is shown to ``on_move`` and
+    """Plays ``state`` to the end: the k-th chance outcome drawn with ``derive_seed(seed,
+    "chance", k)`` (so that a deal replayed with other players draws the same cards while the
+    piles hold the same cards), each decision ``decide(state, seat)``. Every action is shown to ``on_move`` and
     appended to ``record`` (ids, texts) before it is applied, so that an exception raised by
     ``decide`` leaves the game so far recorded."""
-    step = 0
+    draws = 0  # chance outcomes so far: the k-th is drawn the same way however the decisions went
     while not state.is_terminal():
         seat = state.current_player
-        action = state.sample_chance(derive_seed(seed, "chance", step)) if seat == CHANCE else decide(state, seat)
+        if seat == CHANCE:
+            action = state.sample_chance(derive_seed(seed, "chance", draws))
+            draws += 1
+        else:
+            action = decide(state, seat)
         if on_move is not None:
             on_move(state, action)
         if record is not None:
             record[0].append(action)
             record[1].append(state.move_to_string(action))
         state.apply(action)
-        step += 1
 
 
 def bot_action(state: State, seat: int, bot: Bot, label: str) -> int:
@@ -201,19 +224,6 @@ def replay(record: GameRecord) -> State:
 # -- statistics -------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Estimate:
-    """A sample mean and its 95 % confidence interval ``low..high`` (None with fewer than
-    two samples, where the interval is undefined)."""
-
-    mean: float
-    low: float | None
-    high: float | None
-
-    def to_dict(self) -> dict[str, float | None]:
-        return {"mean": self.mean, "low": self.low, "high": self.high}
-
-
 def _estimate_cell(estimate: Estimate, digits: int, scale: float = 1.0) -> str:
     """``mean low..high``, all times ``scale``; compact so that a table fits 80 columns, and
     unambiguous with negative numbers (``-2.62 -3.57..-1.67``)."""
@@ -223,45 +233,96 @@ def _estimate_cell(estimate: Estimate, digits: int, scale: float = 1.0) -> str:
     return f"{mean} {estimate.low * scale:.{digits}f}..{estimate.high * scale:.{digits}f}"
 
 
-def standard_error(values: Sequence[float]) -> float:
-    """The standard error of the mean: sample standard deviation (n - 1) over sqrt(n).
-    Needs at least two values."""
-    if len(values) < 2:
-        raise ValueError(f"the standard error needs at least 2 values, got {len(values)}")
-    return statistics.stdev(values) / math.sqrt(len(values))
+# -- participants -----------------------------------------------------------------------------
+
+BotFactory: TypeAlias = Callable[[int], Bot]
+"""Builds a fresh bot from a seed, e.g. ``lambda seed: MyBot(seed=seed)``."""
 
 
-def mean_ci(values: Sequence[float], z: float = Z_95) -> Estimate:
-    """The mean of ``values`` with a normal-approximation confidence interval:
-    mean ± z · standard error (z = 1.96 for 95 %). Used for ranks and scores."""
-    if not values:
-        raise ValueError("the mean of no values is undefined")
-    mean = math.fsum(values) / len(values)
-    if len(values) < 2:
-        return Estimate(mean, None, None)
-    half_width = z * standard_error(values)
-    return Estimate(mean, mean - half_width, mean + half_width)
+@dataclass(frozen=True)
+class Participant:
+    """A player of a match or tournament: a bot spec (``"ismcts:c=1.2"``), a
+    :class:`SearchParams`, a :class:`Bot` object or a factory ``seed -> Bot``, shown as
+    ``name`` (default: the spec, or the bot's name).
 
-
-def wilson_ci(shares: Sequence[float], z: float = Z_95) -> Estimate:
-    """The mean win share with a Wilson score interval, treating the summed share as the
-    number of successes in ``len(shares)`` trials (a shared win counts its fraction).
-
-    Unlike the normal approximation it stays inside [0, 1] and does not collapse to zero
-    width when every game ends the same way (10 wins of 10 gives 0.72..1.00).
+    A spec or SearchParams builds a fresh bot with each game's derived seed; a Bot object
+    plays every game as a fresh deep copy of itself (games stay independent of one another and
+    of the order they run in); a factory gets the derived seed. ``Participant.parse`` reads
+    ``name=`` out of a spec: ``ismcts:c=1.2,name=wide``.
     """
-    if not shares:
-        raise ValueError("the mean of no values is undefined")
-    n = len(shares)
-    p = math.fsum(shares) / n
-    if n < 2:
-        return Estimate(p, None, None)
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half_width = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return Estimate(p, max(0.0, centre - half_width), min(1.0, centre + half_width))
+
+    player: str | SearchParams | Bot | BotFactory
+    name: str | None = None
+
+    @classmethod
+    def of(cls, player: PlayerLike) -> Participant:
+        """``player`` as a Participant (a text is read by :meth:`parse`)."""
+        if isinstance(player, Participant):
+            return player
+        if isinstance(player, str):
+            return cls.parse(player)
+        return cls(player)
+
+    @classmethod
+    def parse(cls, text: str) -> Participant:
+        """A bot spec with an optional ``name=`` option; raises OptionError for a bad spec."""
+        bot, options = parse_spec(text)
+        name = options.pop("name", None)
+        if name is None:
+            return cls(text.strip())
+        spec = bot + (":" + ",".join(f"{k}={v}" for k, v in options.items()) if options else "")
+        return cls(spec, name)
+
+    @property
+    def spec(self) -> str:
+        """What plays: the spec, a SearchParams as a spec, or the bot's (factory's) name."""
+        player = self.player
+        if isinstance(player, str):
+            return player
+        if isinstance(player, SearchParams):
+            return params_spec(player)
+        if _is_bot_object(player):
+            return str(getattr(player, "name", type(player).__name__))
+        return str(getattr(player, "__name__", type(player).__name__))
+
+    @property
+    def label(self) -> str:
+        return self.name or self.spec
+
+    def make(self, seed: int) -> Bot:
+        """A fresh bot for one game (see the class docstring); raises OptionError for a bad spec."""
+        player = self.player
+        if isinstance(player, str):
+            return make_bot(player, seed=seed)
+        if isinstance(player, SearchParams):
+            return SearchBot(player.with_(seed=seed), name=self.label)
+        if _is_bot_object(player):
+            return cast(Bot, copy.deepcopy(player))
+        return cast(BotFactory, player)(seed)
 
 
-# -- matches ----------------------------------------------------------------------------------
+PlayerLike: TypeAlias = "str | SearchParams | Bot | BotFactory | Participant"
+
+
+def _is_bot_object(player: object) -> bool:
+    return not isinstance(player, type) and isinstance(player, Bot)
+
+
+def params_spec(params: SearchParams) -> str:
+    """A bot spec for ``params``: the algorithm and every parameter that differs from the
+    default (the seed left out: each game gets its own)."""
+    default = SearchParams()
+    changed = [
+        f"{p.name}={getattr(params, p.name)}"
+        for p in PARAMETERS
+        if p.name not in ("algorithm", "seed") and getattr(params, p.name) != getattr(default, p.name)
+    ]
+    return params.algorithm + (":" + ",".join(changed) if changed else "")
+
+
+# -- plans ------------------------------------------------------------------------------------
+
+SCHEDULES = ("round-robin", "gauntlet")
 
 
 def seat_assignment(num_bots: int, num_seats: int, game_index: int, rotate: bool = True) -> list[int]:
@@ -287,16 +348,225 @@ def bot_labels(specs: Sequence[str]) -> list[str]:
 
 
 @dataclass(frozen=True)
+class MatchPlan:
+    """Who plays each seat of each game of a match or tournament, and with which seeds: the
+    one place that says it, for :func:`run_match`, the referee, resuming a results file and
+    the statistics.
+
+    The participants (``players``: their names) meet at *tables*: with no more participants
+    than seats, one table of all of them; with more, every combination of as many as there are
+    seats (``round-robin``), or the first participant with every combination of the others
+    (``gauntlet``). Participants fill a table's seats cyclically (fewer participants than
+    seats: some hold several).
+
+    Games come in *units* played at one table. With ``duplicate`` (the default) a unit replays
+    one deal once per cyclic shift of the seats, so that each participant plays each seat's
+    cards once: the deal and chance come from ``derive_seed(seed, "deal", unit)``, the bots of
+    game g from ``derive_seed(seed, g)``. Without it a unit is one game with the seed
+    ``derive_seed(seed, g)``, seats shifted by one each round when ``rotate``. A last unit
+    cut short by ``games`` counts in the per-game statistics but not in the Elo or the SPRT,
+    which need whole units.
+    """
+
+    game: Game
+    players: list[str]
+    games: int
+    seed: int
+    rotate: bool = True
+    duplicate: bool = True
+    schedule: str = "round-robin"
+
+    def __post_init__(self) -> None:
+        if len(self.players) < 2:
+            raise OptionError(f"a match needs at least 2 players, got {len(self.players)}")
+        if self.schedule not in SCHEDULES:
+            raise OptionError(f"schedule {self.schedule!r}: expected one of {', '.join(SCHEDULES)}")
+        if self.games < 1:
+            raise OptionError(f"a match needs at least 1 game, got {self.games}")
+
+    @cached_property
+    def labels(self) -> list[str]:
+        return bot_labels(self.players)
+
+    @cached_property
+    def tables(self) -> list[tuple[int, ...]]:
+        """The participants of each table, in the order units visit them."""
+        n, size = len(self.players), min(len(self.players), self.game.num_players)
+        if self.schedule == "gauntlet":
+            return [(0, *others) for others in combinations(range(1, n), size - 1)]
+        return list(combinations(range(n), size))
+
+    @property
+    def unit_games(self) -> int:
+        """Games per unit: the participants at a table with duplicate deals, else 1."""
+        return min(len(self.players), self.game.num_players) if self.duplicate else 1
+
+    @property
+    def units(self) -> int:
+        """Units begun: the last may be cut short."""
+        return -(-self.games // self.unit_games)
+
+    def unit(self, g: int) -> int:
+        return g // self.unit_games
+
+    def unit_indices(self, u: int) -> range:
+        return range(u * self.unit_games, (u + 1) * self.unit_games)
+
+    def table(self, g: int) -> tuple[int, ...]:
+        return self.tables[self.unit(g) % len(self.tables)]
+
+    def seats(self, g: int) -> list[int]:
+        """The player (index into ``players``) at each seat of game ``g``."""
+        table = self.table(g)
+        if self.duplicate:
+            shift = g % self.unit_games
+        else:
+            shift = self.unit(g) // len(self.tables) if self.rotate else 0
+        return [table[p] for p in seat_assignment(len(table), self.game.num_players, shift)]
+
+    def game_seed(self, g: int) -> int:
+        """The seed of game g's deal and chance (shared by a duplicate unit)."""
+        return derive_seed(self.seed, "deal", self.unit(g)) if self.duplicate else derive_seed(self.seed, g)
+
+    def bots_seed(self, g: int) -> int | None:
+        """The seed of game g's bots, when not the game seed."""
+        return derive_seed(self.seed, g) if self.duplicate else None
+
+    def seat_labels(self, g: int) -> list[str]:
+        return [self.labels[p] for p in self.seats(g)]
+
+    def mismatch(self, record: GameRecord) -> str | None:
+        """Why ``record`` is not game ``record.index`` of this plan, or None if it is."""
+        g = record.index
+        if g is None:
+            return "it has no game index"
+        if record.version != RECORD_VERSION:
+            return f"it is in record format {record.version}, whose seeds gave other games; start a new results file (kibitz replay still reads this one)"
+        if not 0 <= g < self.games:
+            return f"it is game {g}, beyond the {self.games} games"
+        if record.game != self.game.name or record.options != dict(self.game.options):
+            return f"it is {record.game} with options {record.options}"
+        if record.seed != self.game_seed(g) or record.bots_seed != self.bots_seed(g):
+            return f"game {g} has the seeds {self.game_seed(g)}/{self.bots_seed(g)}, the record {record.seed}/{record.bots_seed}"
+        if record.specs != self.seat_labels(g):
+            return f"game {g} seats {', '.join(self.seat_labels(g))}, the record {', '.join(record.specs)}"
+        return None
+
+    def resume(self, path: str | None, what: str = "match") -> dict[int, GameRecord]:
+        """The games of this plan already in the results file ``path`` (see
+        :func:`kibitz.records.read_results`: a torn last line is set aside, with a warning)."""
+        return {} if path is None else read_results(path, self.mismatch, what).records
+
+    def unit_score(self, records: dict[int, GameRecord], u: int, p: int) -> float:
+        """Player p's score in unit u against the others at its table: over the unit's games
+        and each opponent q, 1/2 + (share_p - share_q) / 2 (a win share is as in
+        :class:`BotStats`). With two players that is simply p's share of the win."""
+        teams = self.game.teams
+        opponents = [q for q in self.tables[u % len(self.tables)] if q != p]
+        values: list[float] = []
+        for g in self.unit_indices(u):
+            seats = self.seats(g)
+            share = {q: _bot_outcome(records[g], seats, q, teams)[0] for q in (p, *opponents)}
+            values.extend(0.5 + (share[p] - share[q]) / 2 for q in opponents)
+        return math.fsum(values) / len(values)
+
+    def scores(self, records: dict[int, GameRecord], p: int) -> Scores:
+        """Player p's unit scores over the complete units in ``records``."""
+        units = sorted({self.unit(g) for g in records})
+        complete = [u for u in units if all(g in records for g in self.unit_indices(u))]
+        mine = [u for u in complete if p in self.tables[u % len(self.tables)]]
+        return Scores.of((self.unit_score(records, u, p) for u in mine), self.unit_games)
+
+    def result(self, records: dict[int, GameRecord], sees_everything: Sequence[bool], sprt: SPRTResult | None = None) -> MatchResult:
+        """The statistics of the games in ``records`` (each by its index; whole units)."""
+        played = sorted(records)
+        teams = self.game.teams
+        ratings = self._ratings(records) if len(set(teams)) >= 3 and len(self.tables[0]) >= 3 else None
+        bots = []
+        for p, spec in enumerate(self.players):
+            mine = [g for g in played if p in self.seats(g)]
+            outcomes = [_bot_outcome(records[g], self.seats(g), p, teams) for g in mine]
+            faults = sum(1 for g in mine if _forfeiter(records[g], self.seats(g)) == p)
+            scores = self.scores(records, p)
+            seat_rates: tuple[Estimate | None, ...] = ()
+            if len(set(teams)) >= 3:
+                seat_rates = tuple(
+                    _rate([records[g].returns[s] for g in mine if self.seats(g)[s] == p]) for s in range(self.game.num_players)
+                )
+            bots.append(
+                replace(
+                    _bot_stats(self.labels[p], spec, sees_everything[p], outcomes),
+                    faults=faults,
+                    elo=elo_estimate(scores) if scores.units >= 2 else None,  # one unit has no spread to measure
+                    rating=None if ratings is None else ratings[p],
+                    seat_win_rates=seat_rates,
+                )
+            )
+        return MatchResult(
+            self.game.name,
+            dict(self.game.options),
+            self.seed,
+            len(played),
+            bots,
+            [records[g] for g in played],
+            duplicate=self.duplicate,
+            schedule=self.schedule,
+            unit_games=self.unit_games,
+            baseline=1 / len(set(teams)),
+            sprt=sprt,
+        )
+
+    def _ratings(self, records: dict[int, GameRecord]) -> list[Rating]:
+        """Plackett-Luce ratings from every game's rank order (in game order). A game team's
+        participants share its rank; where a participant holds seats of several teams, each
+        participant is ranked by its best seat instead."""
+        placings = []
+        for g in sorted(records):
+            seats, ranks = self.seats(g), records[g].ranks
+            by_team: dict[int, set[int]] = {}
+            for s, p in enumerate(seats):
+                by_team.setdefault(self.game.teams[s], set()).add(p)
+            members = list(by_team.values())
+            if sum(len(m) for m in members) == len(set(seats)):
+                rank_of = {self.game.teams[s]: ranks[s] for s in range(len(seats))}
+                placings.append([(sorted(m), float(rank_of[t])) for t, m in by_team.items()])
+            else:
+                best = {p: min(ranks[s] for s in range(len(seats)) if seats[s] == p) for p in set(seats)}
+                placings.append([([p], float(rank)) for p, rank in sorted(best.items())])
+        return plackett_luce(len(self.players), placings)
+
+
+def _forfeiter(record: GameRecord, seats: list[int]) -> int | None:
+    """The player who forfeited the game, if one did."""
+    return None if record.adjudication is None else seats[record.adjudication["seat"]]
+
+
+def _rate(shares: list[float]) -> Estimate | None:
+    return wilson_ci(shares) if shares else None
+
+
+# -- results ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
 class BotStats:
     """One bot's results over a match.
 
     Per game, a bot that plays several seats (fewer bots than seats) counts as one player:
     its share of the win is the sum over its seats of the seat's return divided by the size
     of the seat's team (partners share one result, so a bot holding both seats of the
-    winning team has share 1), its rank and score the mean over its seats. ``wins`` counts games it won alone (share 1), ``shared_wins``
-    games whose win it shared with another bot (0 < share < 1). ``win_share`` is the sum
-    of its shares, ``win_rate`` the mean share per game (Wilson interval, :func:`wilson_ci`); rank
-    and score intervals are from :func:`mean_ci`.
+    winning team has share 1), its rank and score the mean over its seats. ``wins`` counts
+    games it won alone (share 1), ``shared_wins`` games whose win it shared with another bot
+    (0 < share < 1). ``win_share`` is the sum of its shares, ``win_rate`` the mean share per
+    game (Wilson interval, :func:`wilson_ci`); rank and score intervals are from
+    :func:`mean_ci`.
+
+    ``elo`` is its Elo against the others at its tables, from its unit scores
+    (:meth:`MatchPlan.unit_score`; with two players the Elo difference between them, from
+    pentanomial pairs with duplicate deals in a two-seat game). ``rating`` is its
+    Plackett-Luce rating (games of three or more teams, three or more participants at a
+    table); ``seat_win_rates`` its win rate at each seat (games of three or more teams), to
+    compare with the baseline 1/teams.
     """
 
     label: str
@@ -310,18 +580,24 @@ class BotStats:
     mean_rank: Estimate
     mean_score: Estimate
     faults: int = 0  # games it forfeited (refereed games: crash, timeout, illegal move)
+    elo: EloEstimate | None = None
+    rating: Rating | None = None
+    seat_win_rates: tuple[Estimate | None, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
-        for name in ("win_rate", "mean_rank", "mean_score"):
-            data[name] = getattr(self, name).to_dict()
+        for name in ("win_rate", "mean_rank", "mean_score", "elo", "rating"):
+            value = getattr(self, name)
+            data[name] = None if value is None else value.to_dict()
+        data["seat_win_rates"] = [None if r is None else r.to_dict() for r in self.seat_win_rates]
         return data
 
 
 @dataclass(frozen=True)
 class MatchResult:
-    """The result of :func:`run_match`: per-bot statistics, and every game's record in game
-    order (with its moves only if the match wrote records to a file)."""
+    """The result of :func:`run_match` or a refereed tournament: per-bot statistics, and
+    every game's record in game order (with its moves only if the match wrote records to a
+    file). ``sprt`` is the last look of the SPRT when one ran (its decision stopped the match)."""
 
     game: str
     options: dict[str, str]
@@ -329,20 +605,29 @@ class MatchResult:
     games: int
     bots: list[BotStats]
     records: list[GameRecord] = field(repr=False)
+    duplicate: bool = False
+    schedule: str = "round-robin"
+    unit_games: int = 1
+    baseline: float = 0.5
+    sprt: SPRTResult | None = None
 
     def table(self) -> Table:
-        """The per-bot statistics as a rich table; means show the half-width of their 95 %
-        confidence interval."""
+        """The per-bot statistics as a rich table; means show their 95 % confidence interval."""
         options = " ".join(f"{k}={v}" for k, v in sorted(self.options.items()))
+        how = f"duplicate deals ({self.unit_games} seatings of each deal)" if self.duplicate else "seats rotated"
         table = Table(
-            title=f"{' '.join(filter(None, [self.game, options]))}: {self.games} games, seed {self.seed}",
-            caption="mean and 95 % confidence interval (win %: Wilson score; rank, score: normal approximation)",
+            title=f"{' '.join(filter(None, [self.game, options]))}: {self.games} games, seed {self.seed}, {how}",
+            caption="mean and 95 % confidence interval (win %: Wilson score; rank, score: normal approximation; "
+            "Elo: against the others at the table, ± half the 95 % interval; LOS: likelihood of superiority"
+            + ("; rating: Plackett-Luce mu ± 2 sigma" if self._ratings else "")
+            + ")",
             box=box.SIMPLE_HEAD,
             collapse_padding=True,
         )
         table.add_column("bot", min_width=12, overflow="fold")  # a long label wraps, never cut
         faults = any(bot.faults for bot in self.bots)
-        for header in ("games", "wins", "shared", "share", "win %", "rank", "score", *(["faults"] if faults else [])):
+        headers = ("games", "wins", "shared", "share", "win %", "rank", "score", "Elo", "LOS")
+        for header in (*headers, *(["rating"] if self._ratings else []), *(["faults"] if faults else [])):
             table.add_column(header, justify="right", no_wrap=True)
         for bot in self.bots:
             table.add_row(
@@ -354,9 +639,42 @@ class MatchResult:
                 _estimate_cell(bot.win_rate, digits=1, scale=100),
                 _estimate_cell(bot.mean_rank, digits=2),
                 _estimate_cell(bot.mean_score, digits=2),
+                "" if bot.elo is None else f"{bot.elo.elo:+.1f} ±{bot.elo.error:.1f}",
+                "" if bot.elo is None else f"{100 * bot.elo.los:.1f}%",
+                *([str(bot.rating)] if self._ratings else []),
                 *([str(bot.faults)] if faults else []),
             )
         return table
+
+    @property
+    def _ratings(self) -> bool:
+        return any(bot.rating is not None for bot in self.bots)
+
+    def seat_table(self) -> Table | None:
+        """Each bot's win % by seat against the baseline 1/teams (games of three or more
+        teams; None otherwise): ``+`` marks a rate whose 95 % interval lies above the
+        baseline, ``-`` one below it."""
+        if not any(bot.seat_win_rates for bot in self.bots):
+            return None
+        table = Table(title=f"win % by seat (baseline {100 * self.baseline:.1f} %)", box=box.SIMPLE_HEAD, collapse_padding=True)
+        table.add_column("bot", min_width=12, overflow="fold")
+        seats = len(self.bots[0].seat_win_rates)
+        for seat in range(seats):
+            table.add_column(f"seat {seat}", justify="right", no_wrap=True)
+        for bot in self.bots:
+            table.add_row(bot.label, *(_seat_cell(rate, self.baseline) for rate in bot.seat_win_rates))
+        return table
+
+    def summary(self) -> str:
+        """The head-to-head line of a two-player match (with the SPRT's verdict), else ""."""
+        if len(self.bots) != 2 or self.bots[0].elo is None:
+            return ""
+        first, second = self.bots
+        elo = first.elo
+        assert elo is not None
+        unit = "pairs" if self.unit_games == 2 else f"units of {self.unit_games} games" if self.unit_games > 2 else "games"
+        line = f"Elo difference {first.label} - {second.label}: {elo} over {elo.units} {unit}"
+        return line + (f"; {self.sprt}" if self.sprt is not None else "")
 
     def to_dict(self) -> dict[str, Any]:
         """The statistics as plain data (JSON-ready); the records are left out."""
@@ -365,161 +683,274 @@ class MatchResult:
             "options": dict(self.options),
             "seed": self.seed,
             "games": self.games,
+            "duplicate": self.duplicate,
+            "schedule": self.schedule,
+            "unit_games": self.unit_games,
             "bots": [bot.to_dict() for bot in self.bots],
+            "sprt": None if self.sprt is None else asdict(self.sprt),
         }
 
 
-@dataclass(frozen=True)
-class MatchPlan:
-    """Who plays each seat of each game of a match or tournament, and with which seed: the
-    one place that says it, for :func:`run_match`, the referee, resuming a results file and
-    the statistics.
+def _seat_cell(rate: Estimate | None, baseline: float) -> str:
+    if rate is None:
+        return ""
+    mark = "+" if rate.low is not None and rate.low > baseline else "-" if rate.high is not None and rate.high < baseline else " "
+    return f"{100 * rate.mean:.1f}{mark}"
 
-    Game g has the seed ``derive_seed(seed, g)``; the players (bot specs, or the referee's
-    ``engine:<command>``) fill the seats as :func:`seat_assignment` says, and are named in
-    records and tables by their labels (:func:`bot_labels`).
-    """
 
-    game: Game
-    players: list[str]
-    games: int
-    seed: int
-    rotate: bool = True
+# -- running a plan ---------------------------------------------------------------------------
 
-    @cached_property
-    def labels(self) -> list[str]:
-        return bot_labels(self.players)
 
-    def seats(self, g: int) -> list[int]:
-        """The player (index into ``players``) at each seat of game ``g``."""
-        return seat_assignment(len(self.players), self.game.num_players, g, self.rotate)
+class Scoreboard:
+    """A plan's records as games end, in any order, and the SPRT looked at after each
+    complete unit in unit order (so that the decision, and the games it counts, do not
+    depend on the order games finished in). Once decided, ``limit`` is the number of games
+    that count."""
 
-    def game_seed(self, g: int) -> int:
-        return derive_seed(self.seed, g)
+    def __init__(self, plan: MatchPlan, records: dict[int, GameRecord], sprt: SPRT | None = None) -> None:
+        if sprt is not None and len(plan.players) != 2:
+            raise OptionError(f"an SPRT compares two players; this match has {len(plan.players)}")
+        self.plan, self.records, self.sprt = plan, records, sprt
+        self.limit = plan.games
+        self.sprt_result: SPRTResult | None = None
+        self._scores = Scores((), plan.unit_games)
+        self._next_unit = 0
+        self._look()
 
-    def seat_labels(self, g: int) -> list[str]:
-        return [self.labels[p] for p in self.seats(g)]
+    @property
+    def decided(self) -> bool:
+        return self.sprt_result is not None and self.sprt_result.decision is not None
 
-    def mismatch(self, record: GameRecord) -> str | None:
-        """Why ``record`` is not game ``record.index`` of this plan, or None if it is."""
-        g = record.index
-        if g is None:
-            return "it has no game index"
-        if not 0 <= g < self.games:
-            return f"it is game {g}, beyond the {self.games} games"
-        if record.game != self.game.name or record.options != dict(self.game.options):
-            return f"it is {record.game} with options {record.options}"
-        if record.seed != self.game_seed(g):
-            return f"game {g} has the seed {self.game_seed(g)}, the record {record.seed}"
-        if record.specs != self.seat_labels(g):
-            return f"game {g} seats {', '.join(self.seat_labels(g))}, the record {', '.join(record.specs)}"
-        return None
+    def todo(self) -> list[int]:
+        """The games still to play, in order."""
+        return [] if self.decided else [g for g in range(self.limit) if g not in self.records]
 
-    def resume(self, path: str | None, what: str = "match") -> dict[int, GameRecord]:
-        """The games of this plan already in the results file ``path`` (see
-        :func:`kibitz.records.read_results`: a torn last line is set aside, with a warning)."""
-        return {} if path is None else read_results(path, self.mismatch, what).records
+    def add(self, record: GameRecord) -> None:
+        assert record.index is not None
+        self.records[record.index] = record
+        self._look()
 
-    def result(self, records: dict[int, GameRecord], sees_everything: Sequence[bool]) -> MatchResult:
-        """The statistics of every game of the plan (``records`` holds each by its index)."""
-        ordered = [records[g] for g in range(self.games)]
-        teams = self.game.teams
-        bots = []
-        for p, spec in enumerate(self.players):
-            outcomes = [_bot_outcome(r, self.seats(g), p, teams) for g, r in enumerate(ordered)]
-            faults = sum(1 for g, r in enumerate(ordered) if r.adjudication is not None and self.seats(g)[r.adjudication["seat"]] == p)
-            bots.append(replace(_bot_stats(self.labels[p], spec, sees_everything[p], outcomes), faults=faults))
-        return MatchResult(self.game.name, dict(self.game.options), self.seed, self.games, bots, ordered)
+    def counted(self) -> dict[int, GameRecord]:
+        return {g: r for g, r in self.records.items() if g < self.limit}
+
+    def _look(self) -> None:
+        plan = self.plan
+        while self.sprt is not None and not self.decided and self._next_unit < plan.units:
+            u = self._next_unit
+            if not all(g in self.records for g in plan.unit_indices(u)):
+                return
+            self._scores += Scores.of([plan.unit_score(self.records, u, 0)], plan.unit_games)
+            self.sprt_result = self.sprt.test(self._scores)
+            self._next_unit += 1
+            if self.decided:
+                self.limit = self._next_unit * plan.unit_games
+
+    def status(self) -> str:
+        """For the progress bar: the LLR so far."""
+        return "" if self.sprt_result is None else f"LLR {self.sprt_result.llr:+.2f}"
+
+
+Games = Callable[[list[int]], AbstractContextManager[Iterator[GameRecord]]]
+"""Plays the given games of a plan (in any order, any number at once) and gives their records
+as they end."""
+
+
+def run_plan(
+    plan: MatchPlan,
+    play: Games,
+    sees_everything: Sequence[bool],
+    *,
+    record_path: str | None = None,
+    sprt: SPRT | None = None,
+    progress: bool = False,
+    what: str = "match",
+) -> MatchResult:
+    """Plays the games of ``plan`` not yet in the results file ``record_path`` with
+    ``play`` and returns the statistics of all of them: the driver of :func:`run_match` and
+    the referee's tournaments. Records are appended to the file in game order; with ``sprt``
+    play stops at its decision, and games after the deciding unit are neither written nor counted."""
+    board = Scoreboard(plan, plan.resume(record_path, what), sprt)
+    todo = board.todo()
+    if todo:
+        with play(todo) as finished, progress_bar(progress, len(todo)) as advance, OrderedWriter(record_path, todo) as writer:
+            for record in finished:
+                board.add(record)
+                writer.limit = board.limit
+                writer.add(record)
+                advance(board.status())
+                if board.decided:
+                    break
+    return plan.result(board.counted(), sees_everything, board.sprt_result)
 
 
 @dataclass(frozen=True)
 class _GameTask:
-    """One game of a match, as sent to a worker process."""
+    """One game of a match, as sent to a worker process: its players by index."""
 
     index: int
     game: str
     options: dict[str, str]
-    specs: list[str]
+    seats: list[int]
     labels: list[str]
     seed: int
+    bots_seed: int | None
     record: bool
 
 
-def _play_task(task: _GameTask) -> tuple[int, GameRecord]:
+_WORKER_PARTICIPANTS: list[Participant] = []  # set in each worker process by _install
+
+
+def _install(participants: list[Participant]) -> None:
+    _WORKER_PARTICIPANTS[:] = participants
+
+
+def _play_in_worker(task: _GameTask) -> GameRecord:
+    return _play_task(_WORKER_PARTICIPANTS, task)
+
+
+def _play_task(participants: Sequence[Participant], task: _GameTask) -> GameRecord:
     game = Game(task.game, **task.options)
-    record = play_bots(game, seat_bots(task.specs, task.seed), task.seed, labels=task.labels, record=task.record)
-    return task.index, replace(record, index=task.index)
+    base = task.seed if task.bots_seed is None else task.bots_seed
+    bots = [participants[p].make(derive_seed(base, "bot", seat)) for seat, p in enumerate(task.seats)]
+    record = play_bots(game, bots, task.seed, labels=task.labels, record=task.record, bots_seed=task.bots_seed)
+    return replace(record, index=task.index)
 
 
 @contextmanager
-def _finished_games(tasks: list[_GameTask], processes: int) -> Iterator[Iterator[tuple[int, GameRecord]]]:
-    """Plays the tasks; gives their (game index, record) pairs in order of completion.
+def _finished_games(
+    participants: list[Participant], tasks: list[_GameTask], processes: int, backend: Backend
+) -> Iterator[Iterator[GameRecord]]:
+    """Plays the tasks; gives their records in order of completion.
 
     Entering starts the worker processes at once, so enter this before starting any thread:
     fork (the default start method on Linux) must not copy a process that runs other threads.
+    Forked workers inherit the participants, so that lambdas and local classes can play too.
     """
-    if processes == 1:
-        yield map(_play_task, tasks)
+    if backend.name == "ray":
+
+        def play(task: _GameTask) -> GameRecord:
+            return _play_task(participants, task)
+
+        with backend.games(play, tasks) as finished:
+            yield finished
         return
-    pool = ProcessPoolExecutor(max_workers=processes)
+    if processes == 1:
+        yield (_play_task(participants, task) for task in tasks)
+        return
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else None)
+    pool = ProcessPoolExecutor(max_workers=processes, mp_context=context, initializer=_install, initargs=(participants,))
     try:
-        futures = [pool.submit(_play_task, task) for task in tasks]
+        futures = [pool.submit(_play_in_worker, task) for task in tasks]
         yield (future.result() for future in as_completed(futures))
     finally:
         pool.shutdown(cancel_futures=True)
 
 
+BACKENDS = ("local", "ray")
+
+
+@dataclass(frozen=True)
+class Backend:
+    """Where the games of a match run: ``local`` worker processes (the default), or ``ray``:
+    tasks on a Ray cluster, joined at ``address`` (``auto``, ``ray://host:10001`` …) or, with
+    no address, a Ray instance started on this machine. Ray is an optional extra
+    (``pip install 'kibitz[ray]'``); every node needs kibitz installed. Games are seeded
+    alike on both, so the same seeds give the same results whichever ran them."""
+
+    name: str = "local"
+    address: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.name not in BACKENDS:
+            raise OptionError(f"backend {self.name!r}: expected one of {', '.join(BACKENDS)}")
+        if self.address is not None and self.name != "ray":
+            raise OptionError("an address is for the ray backend")
+
+    @contextmanager
+    def games(self, play: Callable[[Any], GameRecord], jobs: Sequence[Any]) -> Iterator[Iterator[GameRecord]]:
+        """Runs ``play(job)`` for every job as Ray tasks (``play`` is sent once, with what it
+        refers to); gives the records in order of completion and cancels what is left on exit."""
+        ray = self._ray()
+        remote = ray.remote(play)
+        pending = [remote.remote(job) for job in jobs]
+
+        def finished() -> Iterator[GameRecord]:
+            nonlocal pending
+            while pending:
+                done, pending = ray.wait(pending, num_returns=1)
+                yield ray.get(done[0])
+
+        try:
+            yield finished()
+        finally:
+            for ref in pending:
+                ray.cancel(ref)
+
+    def _ray(self) -> Any:
+        try:
+            import ray
+        except ModuleNotFoundError:
+            raise OptionError("the ray backend needs Ray: pip install 'kibitz[ray]'") from None
+        if not ray.is_initialized():
+            ray.init(address=self.address, include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR)
+        return ray
+
+
+LOCAL = Backend()
+"""Local worker processes: the default backend."""
+
+
 def run_match(
     game: Game,
-    specs: list[str],
+    specs: Sequence[PlayerLike],
     games: int,
     seed: int,
     processes: int | None = None,
     rotate: bool = True,
     progress: bool = False,
     record_path: str | None = None,
+    *,
+    duplicate: bool = True,
+    schedule: str = "round-robin",
+    sprt: SPRT | None = None,
+    backend: Backend = LOCAL,
 ) -> MatchResult:
-    """Plays ``games`` games between the bots ``specs`` (2 to game.num_players of them).
+    """Plays ``games`` games between two or more players: bot specs, :class:`SearchParams`,
+    :class:`Bot` objects, factories ``seed -> Bot`` or :class:`Participant` (for a name).
 
-    Seats are filled by :func:`seat_assignment`; with ``rotate`` and a number of games that
-    is a multiple of ``len(specs)`` every bot plays every seat equally often. Game g uses the
-    seed ``derive_seed(seed, g)`` (see :class:`MatchPlan`). Games run in ``processes`` worker
-    processes (default: one per CPU; 1 plays in this process); the result does not depend on
-    that number. ``progress`` shows a progress bar on stderr.
+    The :class:`MatchPlan` says who plays where: more players than seats meet at tables
+    (``schedule`` round-robin or gauntlet); with ``duplicate`` (default) each deal is replayed
+    with the seats shifted so that every player plays every seat's cards once, else seats
+    rotate from game to game. Games run in ``processes``
+    worker processes (default: one per CPU; 1 plays in this process); the result does not
+    depend on that number, nor on the ``backend`` (:class:`Backend`: local processes, or a Ray
+    cluster, where ``processes`` does not apply). ``progress`` shows a progress bar on stderr.
+
+    With ``sprt`` (two players) the match stops as soon as the test decides whether the first
+    player is ``elo1`` better than the second or no better than ``elo0``; ``games`` is then the
+    most it plays.
 
     With ``record_path`` each game's record is appended to that file as a JSON line, in game
     order, and a match started again with the same file resumes: it plays only the games not
     in the file (the statistics cover all of them). A file of another match (other game,
-    options, bots, seed, or more games than ``games``) is refused with OptionError.
+    options, players, seed, or more games than ``games``) is refused with OptionError.
     """
-    if not 2 <= len(specs) <= game.num_players:
-        raise OptionError(
-            f"{game.name} with {game.num_players} players: a match needs 2 to {game.num_players} bots, got {len(specs)}"
-        )
-    if games < 1:
-        raise OptionError(f"a match needs at least 1 game, got {games}")
     if processes is not None and processes < 1:
         raise OptionError(f"processes must be >= 1, got {processes}")
+    participants = [Participant.of(player) for player in specs]
     # Building each bot once here reports a bad spec before any game starts.
-    sees_everything = [getattr(make_bot(spec), "sees_everything", False) for spec in specs]
-    plan = MatchPlan(game, list(specs), games, seed, rotate)
-    records = plan.resume(record_path)
-    todo = [g for g in range(games) if g not in records]
-    processes = max(1, min(processes or os.cpu_count() or 1, len(todo)))
-    tasks = [
-        _GameTask(g, game.name, dict(game.options), [specs[p] for p in plan.seats(g)], plan.seat_labels(g), plan.game_seed(g), record_path is not None)
-        for g in todo
-    ]
-    with (
-        _finished_games(tasks, processes) as finished,
-        progress_bar(progress, len(todo)) as advance,
-        _ordered_writer(record_path, todo) as write,
-    ):
-        for index, record in finished:
-            records[index] = record
-            write(index, record)
-            advance()
-    return plan.result(records, sees_everything)
+    sees_everything = [getattr(p.make(0), "sees_everything", False) for p in participants]
+    plan = MatchPlan(game, [p.label for p in participants], games, seed, rotate, duplicate, schedule)
+
+    def play(todo: list[int]) -> AbstractContextManager[Iterator[GameRecord]]:
+        tasks = [
+            _GameTask(g, game.name, dict(game.options), plan.seats(g), plan.seat_labels(g), plan.game_seed(g), plan.bots_seed(g), record_path is not None)
+            for g in todo
+        ]
+        return _finished_games(participants, tasks, max(1, min(processes or os.cpu_count() or 1, len(todo))), backend)
+
+    return run_plan(plan, play, sees_everything, record_path=record_path, sprt=sprt, progress=progress)
 
 
 def _bot_outcome(record: GameRecord, assignment: list[int], bot: int, teams: list[int]) -> tuple[float, float, float]:
@@ -532,6 +963,9 @@ def _bot_outcome(record: GameRecord, assignment: list[int], bot: int, teams: lis
 
 
 def _bot_stats(label: str, spec: str, sees_everything: bool, outcomes: list[tuple[float, float, float]]) -> BotStats:
+    if not outcomes:  # a player whose tables were not reached (an SPRT decided first)
+        nothing = Estimate(math.nan, None, None)
+        return BotStats(label, spec, sees_everything, 0, 0, 0, 0.0, nothing, nothing, nothing)
     shares = [share for share, _, _ in outcomes]
     return BotStats(
         label=label,
@@ -547,30 +981,50 @@ def _bot_stats(label: str, spec: str, sees_everything: bool, outcomes: list[tupl
     )
 
 
+class OrderedWriter:
+    """Appends records to a results file in the order of ``order`` (game indices), although
+    games finish in any order, and none at or beyond ``limit``; does nothing without a path."""
+
+    def __init__(self, path: str | None, order: list[int]) -> None:
+        self._path, self._order = path, order
+        self._waiting: dict[int, GameRecord] = {}
+        self._position = 0
+        self.limit = math.inf
+
+    def __enter__(self) -> OrderedWriter:
+        self._appender = appender(self._path)
+        self._append = self._appender.__enter__()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self._appender.__exit__(*exc)
+
+    def add(self, record: GameRecord) -> None:
+        assert record.index is not None
+        self._waiting[record.index] = record
+        while self._position < len(self._order):
+            index = self._order[self._position]
+            if index >= self.limit or index not in self._waiting:
+                return
+            self._append(self._waiting.pop(index))
+            self._position += 1
+
+
 @contextmanager
-def _ordered_writer(path: str | None, order: list[int]) -> Iterator[Callable[[int, GameRecord], None]]:
-    """A function that appends records to a results file in the order of ``order`` (game
-    indices), although games finish in any order; it ignores them without a path."""
-    waiting: dict[int, GameRecord] = {}
-    position = 0
-    with appender(path) as append:
-
-        def add(index: int, record: GameRecord) -> None:
-            nonlocal position
-            waiting[index] = record
-            while position < len(order) and order[position] in waiting:
-                append(waiting.pop(order[position]))
-                position += 1
-
-        yield add
-
-
-@contextmanager
-def progress_bar(enabled: bool, total: int) -> Iterator[Callable[[], None]]:
-    """A function that advances a rich progress bar on stderr (or does nothing)."""
+def progress_bar(enabled: bool, total: int) -> Iterator[Callable[[str], None]]:
+    """A function that advances a rich progress bar on stderr by one game, showing a status
+    text such as the LLR (or does nothing)."""
     if not enabled:
-        yield lambda: None
+
+        def nothing(status: str = "") -> None:
+            pass
+
+        yield nothing
         return
-    with Progress(console=Console(stderr=True)) as bar:
-        task = bar.add_task("games", total=total)
-        yield lambda: bar.advance(task)
+    with Progress(*Progress.get_default_columns(), TextColumn("{task.fields[status]}"), console=Console(stderr=True)) as bar:
+        task = bar.add_task("games", total=total, status="")
+
+        def advance(status: str = "") -> None:
+            bar.update(task, advance=1, status=status)
+
+        yield advance

@@ -27,9 +27,11 @@ from typing import Any
 
 from kibitz.errors import OptionError, shown
 
-RECORD_VERSION = 1
-"""The format written. A record without ``version`` (written before it was added) is read as
-version 1; a newer version than this is refused."""
+RECORD_VERSION = 2
+"""The format written. Version 2 added ``bots_seed`` (duplicate deals seed the deal and the
+bots apart) and draws the k-th chance outcome from the k-th chance seed. Older records are read
+(a record without ``version`` is version 1) and replay, but are not games of a version-2 plan
+(see :meth:`kibitz.match.MatchPlan.mismatch`); a newer version than this is refused."""
 
 ADJUDICATION_PHASES = ("start", "decision")
 """When a seat forfeited: at start-up (its engine did not start or answer the handshake,
@@ -53,7 +55,9 @@ class GameRecord:
     number in its match or tournament. ``adjudication``, when a seat forfeited, holds
     ``seat``, ``label``, ``reason`` and ``phase`` (see :data:`ADJUDICATION_PHASES`): the game
     stops there, the forfeiting team gets return 0 and the last rank, and scores are 0.
-    ``version`` is the record format (:data:`RECORD_VERSION`).
+    ``bots_seed``, when set, is the seed the bots' seeds were derived from (a duplicate deal
+    replays one ``seed`` with fresh bots); None means ``seed``. ``version`` is the record
+    format (:data:`RECORD_VERSION`).
     """
 
     game: str
@@ -67,6 +71,7 @@ class GameRecord:
     ranks: list[int]
     index: int | None = None
     adjudication: dict[str, Any] | None = None
+    bots_seed: int | None = None
     version: int = RECORD_VERSION
 
     def to_json(self) -> str:
@@ -104,7 +109,7 @@ def _checked(data: Any) -> dict[str, Any]:
     if missing:
         raise ValueError(f"missing field {missing[0]!r}")
     values = {name: FIELD_CHECKS[name](name, data[name]) for name in names if name in data}
-    version = values.get("version", RECORD_VERSION)
+    version = values.setdefault("version", 1)  # written before records named their version
     if version < 1 or version > RECORD_VERSION:
         raise ValueError(f"version: format {version} is not one this kibitz reads (1..{RECORD_VERSION})")
     players = len(values["specs"])
@@ -182,6 +187,7 @@ FIELD_CHECKS: dict[str, Callable[[str, Any], Any]] = {
     "ranks": _list(lambda name, v: _integer(name, v, 1)),
     "index": lambda name, v: None if v is None else _integer(name, v, 0),
     "adjudication": _adjudication,
+    "bots_seed": lambda name, v: None if v is None else _integer(name, v, 0),
     "version": lambda name, v: _integer(name, v),
 }
 

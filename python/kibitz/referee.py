@@ -2,14 +2,19 @@
 
 The referee holds the true state and tells each seat only its own view (``position view``,
 or ``observe`` lines with ``incremental``). An engine seat gets ``movetime`` milliseconds
-per decision and must answer within that time plus ``margin``; a seat that crashes, hangs,
-answers with an illegal move or sends a line that is not protocol loses the game at once
-(its team loses in team games), the event is recorded, and the tournament goes on with a
-fresh process for that engine.
+per decision, or plays on a clock (:class:`TimeControl`: time per game plus an increment per
+decision, sent as ``go s<k>time … s<k>inc …``), and must answer within its time plus
+``margin``; a seat that crashes, hangs, runs out of time, answers with an illegal move or
+sends a line that is not protocol loses the game at once (its team loses in team games), the
+event is recorded, and the tournament goes on with a fresh process for that engine.
 
-Each finished game is appended to a JSON-lines results file as it ends: the game record
+The games are planned by :class:`kibitz.match.MatchPlan` (tables of a round robin or
+gauntlet, duplicate deals) and run by :func:`kibitz.match.run_plan`, ``concurrency`` at a
+time, each concurrent game with its own engine processes. Each finished game is appended to
+a JSON-lines results file, in game order: the game record
 (:class:`kibitz.records.GameRecord`) with the game's index and the adjudication, if any. A
-tournament started again with the same file plays only the games that are not in it.
+tournament started again with the same file plays only the games that are not in it; with an
+SPRT it stops once the test decides.
 
 >>> from kibitz.referee import Tournament
 >>> t = Tournament(Game("just4fun_colours"), ["greedy", "random"], games=2, seed=1)
@@ -26,17 +31,29 @@ import subprocess
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import IO, Any
 
-from kibitz.bots import Bot, make_bot
+from kibitz.bots import Bot
 from kibitz.errors import NotationError, OptionError
 from kibitz.game import Game, State
-from kibitz.match import MatchPlan, MatchResult, derive_seed, initial_state, play_out, progress_bar
+from kibitz.match import (
+    LOCAL,
+    Backend,
+    MatchPlan,
+    MatchResult,
+    Participant,
+    PlayerLike,
+    derive_seed,
+    initial_state,
+    play_out,
+    run_plan,
+)
 from kibitz.params import find_parameter
-from kibitz.records import GameRecord, appender
+from kibitz.records import GameRecord
+from kibitz.stats import SPRT
 
 ENGINE_PREFIX = "engine:"  # a player spec naming an engine command instead of a built-in bot
 HANDSHAKE_S = 20.0  # time for an engine to start and answer kgi / isready
@@ -52,24 +69,114 @@ def is_engine(spec: str) -> bool:
     return spec.startswith(ENGINE_PREFIX)
 
 
+@dataclass(frozen=True)
+class EnginePlayer:
+    """An engine participant: its command, the name it is shown by (default
+    ``engine:<command>``) and the options set on it (``setoption name K value V``) after
+    each start."""
+
+    command: str
+    name: str | None = None
+    options: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def label(self) -> str:
+        return self.name or f"{ENGINE_PREFIX}{self.command}"
+
+
+CUTECHESS_KEYS = ("cmd", "name")  # and option.<Name>
+
+
+def player(text: str | PlayerLike | EnginePlayer) -> Participant | EnginePlayer:
+    """A tournament player from its text: ``engine:<command>``; an engine in cutechess's
+    words, ``cmd=<command> [name=<name>] [option.<Name>=<value> ...]`` (quoted like a shell
+    line); or a bot (see :meth:`kibitz.match.Participant.parse`, which takes ``name=``).
+    Anything else (a Bot, SearchParams, factory or Participant) is a bot participant."""
+    if isinstance(text, EnginePlayer):
+        return text
+    if not isinstance(text, str):
+        return Participant.of(text)
+    if is_engine(text):
+        command = text[len(ENGINE_PREFIX) :]
+        if not engine_argv(command):
+            raise OptionError(f"player {text!r}: an engine needs a command, e.g. engine:kibitz engine")
+        return EnginePlayer(command)
+    words = engine_argv(text)
+    if words and words[0].partition("=")[0] in CUTECHESS_KEYS:
+        fields: dict[str, str] = {}
+        options: dict[str, str] = {}
+        for word in words:
+            key, eq, value = word.partition("=")
+            if not eq or not (key in CUTECHESS_KEYS or key.startswith("option.")):
+                raise OptionError(f"engine {text!r}: expected cmd=, name= or option.<Name>=, got {word!r}")
+            (options if key.startswith("option.") else fields)[key.removeprefix("option.")] = value
+        if not engine_argv(fields.get("cmd", "")):
+            raise OptionError(f"engine {text!r}: cmd=<command> is missing")
+        return EnginePlayer(fields["cmd"], fields.get("name"), options)
+    return Participant.parse(text)
+
+
+@dataclass(frozen=True)
+class TimeControl:
+    """A clock per engine seat: ``base_ms`` per game plus ``increment_ms`` after each of the
+    seat's decisions (cutechess's ``tc=base+inc``)."""
+
+    base_ms: int
+    increment_ms: int = 0
+
+    @classmethod
+    def parse(cls, text: str) -> TimeControl:
+        """``BASE[+INC]`` in seconds, e.g. ``60+0.5`` or ``10``; raises OptionError."""
+        base, plus, increment = text.strip().partition("+")
+        try:
+            seconds = float(base), float(increment) if plus else 0.0
+        except ValueError:
+            raise OptionError(f"time control {text!r}: expected seconds[+increment], e.g. 60+0.5") from None
+        most = int(find_parameter("time_ms").high or 0) / 1000
+        if not (0 < seconds[0] <= most and 0 <= seconds[1] <= most):
+            raise OptionError(f"time control {text!r}: the time must be in 0..{most:g} s (above 0) and the increment in 0..{most:g} s")
+        return cls(round(seconds[0] * 1000), round(seconds[1] * 1000))
+
+    def __str__(self) -> str:
+        return f"{self.base_ms / 1000:g}+{self.increment_ms / 1000:g}"
+
+
+class Clocks:
+    """The clocks of one game: each seat's time left, in milliseconds."""
+
+    def __init__(self, control: TimeControl, seats: int) -> None:
+        self.control = control
+        self.left = [float(control.base_ms)] * seats
+
+    def go_words(self) -> list[str]:
+        """Every seat's time left and increment, as a go line gives them (docs/protocol.md §5)."""
+        times = [word for seat, left in enumerate(self.left) for word in (f"s{seat}time", str(round(left)))]
+        return times + [word for seat in range(len(self.left)) for word in (f"s{seat}inc", str(self.control.increment_ms))]
+
+    def charge(self, seat: int, elapsed_ms: float) -> None:
+        """Takes a decision's time from the seat's clock and adds the increment."""
+        self.left[seat] = max(0.0, self.left[seat] - elapsed_ms) + self.control.increment_ms
+
+
 # -- seats -------------------------------------------------------------------------------------
 
 
 class BotSeat:
-    """A built-in bot played in this process; it gets its seat's View, as in kibitz.match."""
+    """A built-in bot played in this process; it gets its seat's View, as in kibitz.match.
+    It searches with its own budget: clocks are for engine seats."""
 
-    def __init__(self, spec: str) -> None:
-        self.spec = spec
-        self._bot: Bot = make_bot(spec)  # a bad spec fails before any game starts
+    def __init__(self, participant: Participant) -> None:
+        self.participant = participant
+        self._bot: Bot = participant.make(0)  # a bad spec fails before any game starts
 
     def new_game(self, game: Game, seat: int, seed: int) -> None:
-        self._bot = make_bot(self.spec, seed=seed)
+        self._bot = self.participant.make(seed)
         self._seat = seat
 
     def observe(self, text: str) -> None:
         pass
 
-    def decide(self, state: State) -> str:
+    def decide(self, state: State, clocks: Clocks | None = None) -> str:
         bot: Any = self._bot
         move = bot.act(state) if getattr(bot, "sees_everything", False) else bot.act(state.view(self._seat))
         return move if isinstance(move, str) else state.move_to_string(move)
@@ -87,9 +194,16 @@ class EngineSeat:
     """
 
     def __init__(
-        self, command: str, movetime_ms: int, margin_ms: int, iterations: int | None = None, incremental: bool = False
+        self,
+        command: str,
+        movetime_ms: int,
+        margin_ms: int,
+        iterations: int | None = None,
+        incremental: bool = False,
+        options: Mapping[str, str] | None = None,
     ) -> None:
         self.command = command
+        self.settings = dict(options or {})
         self.argv = engine_argv(command)
         if not self.argv:
             raise OptionError("an engine needs a command, e.g. engine:kibitz engine")
@@ -122,6 +236,8 @@ class EngineSeat:
         self._send("kgi")
         replies = self._until(lambda line: line == "kgiok", HANDSHAKE_S, "kgiok")
         self._options = {line.split()[2].lower() for line in replies if line.startswith("option name ") and len(line.split()) > 2}
+        for name, value in self.settings.items():
+            self._send(f"setoption name {name} value {value}")
 
     def close(self, graceful: bool = True) -> None:
         """Ends the process: ``quit`` and a short wait, or (after a fault) kill at once."""
@@ -206,17 +322,28 @@ class EngineSeat:
         if self._pending is not None:
             self._pending.append(text)
 
-    def decide(self, state: State) -> str:
+    def decide(self, state: State, clocks: Clocks | None = None) -> str:
+        """The seat's move: ``go movetime``, or ``go`` with every seat's clock; the answer is
+        due within the movetime (the seat's time left) plus the margin. A clock is charged
+        the time the answer took."""
         if self.incremental and self._pending is not None:
             for text in self._pending:
                 self._send(f"observe {text}")
         else:
             self._send(f"position view {state.view(self._seat).notation()}")
         self._pending = [] if self.incremental else None
-        go = f"go movetime {self.movetime_ms}" + (f" iterations {self.iterations}" if self.iterations else "")
-        self._send(go)
-        seconds = (self.movetime_ms + self.margin_ms) / 1000
-        reply = self._until(lambda line: line.startswith("bestmove"), seconds, "bestmove")[-1].split()
+        budget = ["movetime", str(self.movetime_ms)] if clocks is None else clocks.go_words()
+        self._send(" ".join(["go", *budget, *(["iterations", str(self.iterations)] if self.iterations else [])]))
+        allowed_ms = self.movetime_ms if clocks is None else clocks.left[self._seat]
+        started = time.monotonic()
+        try:
+            reply = self._until(lambda line: line.startswith("bestmove"), (allowed_ms + self.margin_ms) / 1000, "bestmove")[-1].split()
+        except SeatFault as fault:
+            if clocks is not None and str(fault).startswith("no bestmove"):
+                raise SeatFault(f"lost on time: no bestmove within its {allowed_ms:.0f} ms left (+{self.margin_ms} ms margin)") from None
+            raise
+        if clocks is not None:
+            clocks.charge(self._seat, (time.monotonic() - started) * 1000)
         if len(reply) != 2:
             raise SeatFault(f"malformed reply {' '.join(reply)!r}: expected bestmove <move>")
         return reply[1]
@@ -269,15 +396,31 @@ def forfeit_results(state: State, loser: int) -> tuple[list[float], list[int]]:
     return returns, ranks
 
 
-def referee_game(game: Game, seats: Sequence[BotSeat | EngineSeat], labels: Sequence[str], seed: int, index: int) -> GameRecord:
-    """Plays one game; a seat's fault ends it with that seat's forfeit (recorded)."""
+def referee_game(
+    game: Game,
+    seats: Sequence[BotSeat | EngineSeat],
+    labels: Sequence[str],
+    seed: int,
+    index: int,
+    bots_seed: int | None = None,
+    time_control: TimeControl | None = None,
+) -> GameRecord:
+    """Plays one game: deal and chance from ``seed``, the seats' seeds from ``bots_seed``
+    (default ``seed``), engine seats on clocks if ``time_control`` is given. A seat's fault
+    ends the game with that seat's forfeit (recorded)."""
     state = initial_state(game, seed)
+    base = seed if bots_seed is None else bots_seed
+
+    def record(actions: list[int], moves: list[str], adjudication: Adjudication | None) -> GameRecord:
+        return _record(game, labels, seed, index, state, actions, moves, adjudication, bots_seed)
+
     for seat, player in enumerate(seats):
         try:
-            player.new_game(game, seat, derive_seed(seed, "bot", seat))
+            player.new_game(game, seat, derive_seed(base, "bot", seat))
         except SeatFault as fault:  # before any action: whoever is to move, this seat forfeits
             player.close(graceful=False)  # the next game starts a fresh process
-            return _record(game, labels, seed, index, state, [], [], Adjudication(seat, labels[seat], str(fault), "start"))
+            return record([], [], Adjudication(seat, labels[seat], str(fault), "start"))
+    clocks = None if time_control is None else Clocks(time_control, game.num_players)
     actions: list[int] = []
     moves: list[str] = []
 
@@ -286,12 +429,12 @@ def referee_game(game: Game, seats: Sequence[BotSeat | EngineSeat], labels: Sequ
             player.observe(s.observation_text(seat, action))
 
     try:
-        play_out(state, seed, lambda s, mover: _legal_action(s, seats[mover].decide(s)), tell_every_seat, (actions, moves))
+        play_out(state, seed, lambda s, mover: _legal_action(s, seats[mover].decide(s, clocks)), tell_every_seat, (actions, moves))
     except SeatFault as fault:
         mover = state.current_player
         seats[mover].close(graceful=False)
-        return _record(game, labels, seed, index, state, actions, moves, Adjudication(mover, labels[mover], str(fault)))
-    return _record(game, labels, seed, index, state, actions, moves, None)
+        return record(actions, moves, Adjudication(mover, labels[mover], str(fault)))
+    return record(actions, moves, None)
 
 
 def _legal_action(state: State, move: str) -> int:
@@ -313,6 +456,7 @@ def _record(
     actions: list[int],
     moves: list[str],
     adjudication: Adjudication | None,
+    bots_seed: int | None,
 ) -> GameRecord:
     if adjudication is None:
         returns, ranks, scores = state.returns(), state.ranks(), state.scores()
@@ -331,6 +475,7 @@ def _record(
         ranks=ranks,
         index=index,
         adjudication=None if adjudication is None else adjudication.to_dict(),
+        bots_seed=bots_seed,
     )
 
 
@@ -339,12 +484,16 @@ def _record(
 
 @dataclass
 class Tournament:
-    """Games between ``players`` (bot specs, or ``engine:<command>``), seats rotated as in
-    :func:`kibitz.match.run_match`; game g uses the seed ``derive_seed(seed, g)`` (the plan
-    is a :class:`kibitz.match.MatchPlan`)."""
+    """Games between ``players``: engines (``engine:<command>``, or cutechess's
+    ``cmd=… name=… option.K=V``) and bots (specs with an optional ``name=``, or Python
+    participants as :func:`kibitz.match.run_match` takes them; see :func:`player`), planned
+    by :class:`kibitz.match.MatchPlan` (``schedule``, ``duplicate``; game seeds as it says)
+    and played ``concurrency`` games at a time. Engines search ``movetime_ms`` per decision,
+    or play on ``time_control`` clocks; ``sprt`` (two players) stops the tournament when
+    decided."""
 
     game: Game
-    players: list[str]
+    players: Sequence[str | PlayerLike | EnginePlayer]
     games: int
     seed: int = 0
     movetime_ms: int = 1000
@@ -353,51 +502,130 @@ class Tournament:
     incremental: bool = False
     results_path: str | None = None
     progress: bool = False
+    concurrency: int = 1
+    time_control: TimeControl | None = None
+    duplicate: bool = True
+    schedule: str = "round-robin"
+    sprt: SPRT | None = None
+    backend: Backend = LOCAL
 
     def __post_init__(self) -> None:
-        if not 2 <= len(self.players) <= self.game.num_players:
-            raise OptionError(
-                f"{self.game.name} with {self.game.num_players} players: a tournament needs 2 to {self.game.num_players} players, got {len(self.players)}"
-            )
-        if self.games < 1:
-            raise OptionError(f"a tournament needs at least 1 game, got {self.games}")
         # what an engine's go line takes (docs/protocol.md §5), so that no engine refuses it
         most_ms, most_iterations = int(find_parameter("time_ms").high or 0), int(find_parameter("iterations").high or 0)
         if not (1 <= self.movetime_ms <= most_ms and 0 <= self.margin_ms <= most_ms):
             raise OptionError(f"movetime must be 1..{most_ms} ms and the margin 0..{most_ms} ms, got {self.movetime_ms} and {self.margin_ms}")
         if self.iterations is not None and not 1 <= self.iterations <= most_iterations:
             raise OptionError(f"iterations must be 1..{most_iterations}, got {self.iterations}")
-        self.sees_everything: list[bool] = []
-        for spec in self.players:  # a bad spec fails before any game starts
-            if is_engine(spec):
-                if not engine_argv(spec[len(ENGINE_PREFIX) :]):
-                    raise OptionError(f"player {spec!r}: an engine needs a command, e.g. engine:kibitz engine")
-                self.sees_everything.append(False)
-            else:
-                self.sees_everything.append(getattr(make_bot(spec), "sees_everything", False))
-        self.schedule = MatchPlan(self.game, self.players, self.games, self.seed)
-        self.labels = self.schedule.labels
+        if not 1 <= self.concurrency <= MAX_CONCURRENCY:
+            raise OptionError(f"concurrency must be 1..{MAX_CONCURRENCY}, got {self.concurrency}")
+        self.entrants = [player(p) for p in self.players]  # a bad spec fails before any game starts
+        self.sees_everything = [isinstance(p, Participant) and getattr(p.make(0), "sees_everything", False) for p in self.entrants]
+        self.schedule_plan = MatchPlan(
+            self.game, [p.label for p in self.entrants], self.games, self.seed, duplicate=self.duplicate, schedule=self.schedule
+        )
+        self.labels = self.schedule_plan.labels
 
     def finished(self) -> dict[int, GameRecord]:
         """The games already in the results file, checked against this tournament's plan."""
-        return self.schedule.resume(self.results_path, "tournament")
+        return self.schedule_plan.resume(self.results_path, "tournament")
 
     def run(self) -> MatchResult:
-        """Plays the games not yet in the results file; the statistics cover all games."""
-        records = self.finished()
-        todo = [g for g in range(self.games) if g not in records]
-        with (
-            _seat_pool(self) as seats_for,
-            progress_bar(self.progress, len(todo)) as advance,
-            appender(self.results_path) as append,
-        ):
-            for g in todo:
-                plan = self.schedule
-                record = referee_game(self.game, seats_for(plan.seats(g)), plan.seat_labels(g), plan.game_seed(g), g)
-                records[g] = record
-                append(record)
-                advance()
-        return self.schedule.result(records, self.sees_everything)
+        """Plays the games not yet in the results file; the statistics cover all games (up
+        to the SPRT's decision)."""
+        return run_plan(
+            self.schedule_plan,
+            self._play,
+            self.sees_everything,
+            record_path=self.results_path,
+            sprt=self.sprt,
+            progress=self.progress,
+            what="tournament",
+        )
+
+    def _referee(self, g: int, seats_for: Callable[[list[int]], list[BotSeat | EngineSeat]]) -> GameRecord:
+        plan = self.schedule_plan
+        seats = seats_for(plan.seats(g))
+        return referee_game(self.game, seats, plan.seat_labels(g), plan.game_seed(g), g, plan.bots_seed(g), self.time_control)
+
+    @contextmanager
+    def _play(self, todo: list[int]) -> Iterator[Iterator[GameRecord]]:
+        """Referees the games ``todo``, ``concurrency`` at once, each worker with its own seats;
+        on Ray each game is a task that starts its own engines on its node."""
+        if self.backend.name == "ray":
+            with self.backend.games(_remote_referee(self), todo) as finished:
+                yield finished
+            return
+        if self.concurrency == 1:
+            with _seat_pool(self) as seats_for:
+                yield (self._referee(g, seats_for) for g in todo)
+            return
+        jobs: queue.Queue[int] = queue.Queue()
+        for g in todo:
+            jobs.put(g)
+        done: queue.Queue[GameRecord | BaseException] = queue.Queue()
+        stop = threading.Event()
+
+        def work() -> None:
+            with _seat_pool(self) as seats_for:
+                while not stop.is_set():
+                    try:
+                        g = jobs.get_nowait()
+                    except queue.Empty:
+                        return
+                    try:
+                        done.put(self._referee(g, seats_for))
+                    except BaseException as err:  # handed to the main thread, which raises it
+                        done.put(err)
+                        return
+
+        workers = [threading.Thread(target=work, daemon=True) for _ in range(min(self.concurrency, len(todo)))]
+        for worker in workers:
+            worker.start()
+
+        def records() -> Iterator[GameRecord]:
+            for _ in todo:
+                item = done.get()
+                if isinstance(item, BaseException):
+                    raise item
+                yield item
+
+        try:
+            yield records()
+        finally:
+            stop.set()  # games being played finish; no new one starts
+            for worker in workers:
+                worker.join()
+
+
+MAX_CONCURRENCY = 256
+
+
+def _remote_referee(tournament: Tournament) -> Callable[[int], GameRecord]:
+    """A function that referees game g of the tournament in a Ray task: it holds the
+    tournament's settings (a Game object does not travel; its name and options do)."""
+    settings = {name: getattr(tournament, name) for name in TOURNAMENT_SETTINGS}
+    game, options = tournament.game.name, dict(tournament.game.options)
+
+    def referee(g: int) -> GameRecord:
+        there = Tournament(Game(game, **options), **settings)
+        with _seat_pool(there) as seats_for:
+            return there._referee(g, seats_for)
+
+    return referee
+
+
+TOURNAMENT_SETTINGS = (
+    "players",
+    "games",
+    "seed",
+    "movetime_ms",
+    "margin_ms",
+    "iterations",
+    "incremental",
+    "time_control",
+    "duplicate",
+    "schedule",
+)
 
 
 @contextmanager
@@ -407,23 +635,23 @@ def _seat_pool(tournament: Tournament) -> Iterator[Callable[[list[int]], list[Bo
     player holds in a game); every engine is closed at the end."""
     pool: dict[tuple[int, int], BotSeat | EngineSeat] = {}
 
-    def make(spec: str) -> BotSeat | EngineSeat:
-        if is_engine(spec):
+    def make(entrant: Participant | EnginePlayer) -> BotSeat | EngineSeat:
+        if isinstance(entrant, EnginePlayer):
             t = tournament
-            return EngineSeat(spec[len(ENGINE_PREFIX) :], t.movetime_ms, t.margin_ms, t.iterations, t.incremental)
-        return BotSeat(spec)
+            return EngineSeat(entrant.command, t.movetime_ms, t.margin_ms, t.iterations, t.incremental, entrant.options)
+        return BotSeat(entrant)
 
     def seats_for(assignment: list[int]) -> list[BotSeat | EngineSeat]:
         seats = []
         for seat, p in enumerate(assignment):
             key = (p, assignment[:seat].count(p))
             if key not in pool:
-                pool[key] = make(tournament.players[p])
+                pool[key] = make(tournament.entrants[p])
             seats.append(pool[key])
         return seats
 
     try:
         yield seats_for
     finally:
-        for player in pool.values():
-            player.close()
+        for seat_object in pool.values():
+            seat_object.close()

@@ -1,0 +1,173 @@
+"""Tuning (kibitz.tune, ``kibitz tune``): search spaces from the parameter table, Optuna's TPE
+and CMA-ES through ask/tell with SQLite storage, SPSA, resuming after a kill, the closing
+SPRT and parameter sets that bot specs load by name. Trials are a few games of tiny searches."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import kibitz
+from kibitz.bots import BOTS_PATH, parameter_set, write_parameter_set
+from kibitz.cli import main
+from kibitz.errors import OptionError
+from kibitz.stats import SPRT
+from kibitz.tune import Dimension, tune
+
+optuna = pytest.importorskip("optuna", reason="kibitz tune's tpe and cmaes need Optuna (pip install 'kibitz[tune]')")
+
+GAME = kibitz.Game("just4fun_colours", players=2)
+BOT = "ismcts:iterations=20"
+SMALL = {"games_per_trial": 4, "verify": None, "processes": 1}
+
+
+@pytest.fixture(autouse=True)
+def in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)  # the default storage and ./bots are the test's own
+    monkeypatch.delenv(BOTS_PATH, raising=False)
+    return tmp_path
+
+
+# -- the search space --------------------------------------------------------------------------
+
+
+def test_dimensions_come_from_the_parameter_table() -> None:
+    assert Dimension.parse("c") == Dimension("c", 0.0, 100.0)
+    assert Dimension.parse("Exploration=0.1:3:log") == Dimension("c", 0.1, 3.0, log=True)
+    assert Dimension.parse("dets=5:50") == Dimension("determinizations", 5, 50, integer=True)
+    log = Dimension("c", 0.1, 10.0, log=True)
+    assert log.value(0.5) == pytest.approx(1.0) and log.unit(1.0) == pytest.approx(0.5)
+    assert Dimension("determinizations", 5, 50, integer=True).value(0.5) == 28 and log.value(2.0) == 10.0
+    for text, named in [
+        ("rollout", "not a tunable number"),
+        ("seed", "not a tunable number"),
+        ("c=0:1000", "out of range"),
+        ("c=2:1", "LOW must be below HIGH"),
+        ("c=0:1:log", "needs LOW above 0"),
+        ("c=0:1:ln", "expected c=LOW:HIGH"),
+        ("nosuch", "unknown search parameter"),
+    ]:
+        with pytest.raises(OptionError, match=named):
+            Dimension.parse(text)
+
+
+def test_bad_tuning_requests_fail_before_any_game() -> None:
+    for kwargs, named in [
+        ({"bot": "greedy"}, "only a search bot"),
+        ({"method": "grid"}, "method 'grid'"),
+        ({"budget": 2}, "the budget at least one trial"),
+        ({"space": ["c=1:2"]}, "starts at c=0.7, outside the tuned range"),
+        ({"opponents": []}, "at least one opponent"),
+        ({"opponents": ["nobot"]}, "unknown bot 'nobot'"),
+        ({"space": ["c", "c"]}, "named twice"),
+        ({"opponents": ["greedy", "random", "greedy"], "games_per_trial": 4}, "needs at least 6"),
+    ]:
+        args = {"bot": BOT, "space": ["c=0.1:5:log"], "opponents": ["greedy"], "budget": 8, **SMALL, **kwargs}
+        with pytest.raises(OptionError, match=named):
+            tune(GAME, args.pop("bot"), args.pop("space"), args.pop("opponents"), args.pop("budget"), **args)
+
+
+# -- Optuna ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("method", ["tpe", "cmaes"])
+def test_a_study_starts_from_the_bot_and_keeps_the_best(method: str) -> None:
+    result = tune(GAME, "ismcts:iterations=20,c=2", ["c=0.1:5:log", "epsilon"], ["greedy"], 12, method=method, **SMALL)
+    assert [t.number for t in result.trials] == [0, 1, 2] and result.games == 12
+    assert result.trials[0].params == {"c": 2.0, "epsilon": 0.1} == result.start  # the first trial measures the start
+    assert result.best == max(result.trials, key=lambda t: t.value).params
+    for trial in result.trials:
+        assert 0.1 <= trial.params["c"] <= 5 and 0 <= trial.params["epsilon"] <= 1 and 0 <= trial.value <= 1
+    assert Path("kibitz-tune.db").exists()  # the default SQLite storage
+
+
+def test_a_killed_study_resumes_as_if_never_stopped(in_tmp: Path) -> None:
+    args = (GAME, BOT, ["c=0.1:5:log"], ["greedy", "random"])
+    whole = tune(*args, 12, storage=f"sqlite:///{in_tmp / 'whole.db'}", study="s", **SMALL)
+    url = f"sqlite:///{in_tmp / 'cut.db'}"
+    tune(*args, 8, storage=url, study="s", **SMALL)
+    # a kill in the middle of a trial leaves it running in the storage
+    study = optuna.load_study(study_name="s", storage=url)
+    study.ask()
+    resumed = tune(*args, 12, storage=url, study="s", **SMALL)
+    assert resumed.trials == whole.trials and resumed.best == whole.best
+    assert [t.state.name for t in optuna.load_study(study_name="s", storage=url).trials].count("FAIL") == 1
+
+
+def test_many_workers_share_one_study(in_tmp: Path) -> None:
+    url = f"sqlite:///{in_tmp / 'shared.db'}"
+    first = tune(GAME, BOT, ["c=0.1:5:log"], ["greedy"], 8, storage=url, study="team", shared=True, **SMALL)
+    # another machine joins with a larger budget: it adds trials to the same study
+    second = tune(GAME, BOT, ["c=0.1:5:log"], ["greedy"], 16, storage=url, study="team", shared=True, **SMALL)
+    assert second.trials[:2] == first.trials and len(second.trials) == 4
+
+
+# -- SPSA --------------------------------------------------------------------------------------
+
+
+def test_spsa_steps_theta_and_resumes_from_its_state_file(in_tmp: Path) -> None:
+    args = (GAME, BOT, ["c=0.1:5:log", "epsilon"], [])
+    whole = tune(*args, 16, method="spsa", storage=str(in_tmp / "whole.json"), **SMALL)
+    tune(*args, 8, method="spsa", storage=str(in_tmp / "cut.json"), **SMALL)
+    resumed = tune(*args, 16, method="spsa", storage=str(in_tmp / "cut.json"), **SMALL)
+    assert resumed.trials == whole.trials and resumed.best == whole.best
+    assert len(whole.trials) == 4 and whole.best == whole.trials[-1].theta
+    # θ moves with the results: after a trial that θ+ won, θ steps towards θ+
+    state = json.loads((in_tmp / "whole.json").read_text())
+    assert len(state["trials"]) == 4
+    with pytest.raises(OptionError, match="state of another SPSA run"):
+        tune(GAME, BOT, ["c=0.1:5:log"], [], 16, method="spsa", storage=str(in_tmp / "whole.json"), **SMALL)
+
+
+# -- verification and parameter sets -----------------------------------------------------------
+
+
+def test_the_result_is_verified_written_and_loaded_by_name(in_tmp: Path) -> None:
+    result = tune(
+        GAME, BOT, ["c=0.1:5:log"], ["greedy"], 8, games_per_trial=4, processes=1, verify=SPRT(0, 50), verify_games=6, name="tuned-2p"
+    )
+    assert result.verification is not None and result.verification.games == 6
+    assert result.preset == Path("bots/just4fun_colours/tuned-2p.json")
+    data = json.loads(result.preset.read_text())
+    assert data["version"] == 1 and data["bot"] == "ismcts" and data["params"] == {"iterations": 20, **result.best}
+    assert data["tuning"]["verification"]["sprt"]["llr"] == pytest.approx(result.verification.sprt.llr)
+    bot = kibitz.make_bot("ismcts:preset=tuned-2p")
+    assert bot.params.c == pytest.approx(result.best["c"]) and bot.params.iterations == 20
+    assert kibitz.make_bot("ismcts:preset=just4fun_colours/tuned-2p,iterations=50").params.iterations == 50
+    # written again under the same name: the next version
+    again = write_parameter_set("bots", "just4fun_colours", "tuned-2p", "ismcts", {"c": 1.5}, {}, {})
+    assert json.loads(again.read_text())["version"] == 2 and parameter_set("tuned-2p")["params"] == {"c": 1.5}
+
+
+def test_parameter_sets_are_found_by_name_and_bad_ones_named(in_tmp: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    write_parameter_set(in_tmp / "elsewhere", "yucata", "fast", "ismcts", {"c": 0.3}, {}, {})
+    with pytest.raises(OptionError, match="no parameter set 'fast'"):
+        kibitz.make_bot("ismcts:preset=fast")
+    monkeypatch.setenv(BOTS_PATH, str(in_tmp / "elsewhere"))
+    assert kibitz.make_bot("ismcts:preset=fast").params.c == 0.3
+    write_parameter_set("bots", "canasta_tiles", "fast", "ismcts", {"c": 0.4}, {}, {})
+    with pytest.raises(OptionError, match="exists for canasta_tiles, yucata: say which"):
+        kibitz.make_bot("ismcts:preset=fast")
+    assert kibitz.make_bot("ismcts:preset=canasta_tiles/fast").params.c == 0.4
+    Path("bots/yucata").mkdir(parents=True)
+    Path("bots/yucata/broken.json").write_text('{"params": 1}')
+    with pytest.raises(OptionError, match="broken.json: not a parameter set"):
+        kibitz.make_bot("ismcts:preset=fast")
+    with pytest.raises(OptionError, match="name 'a b'"):
+        write_parameter_set("bots", "yucata", "a b", "ismcts", {}, {}, {})
+    with pytest.raises(OptionError, match="out of range"):
+        write_parameter_set("bots", "yucata", "x", "ismcts", {"c": -1.0}, {}, {})
+
+
+def test_kibitz_tune_on_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["tune", "just4fun_colours", "--players", "2", "--bot", BOT, "--params", "c=0.1:5:log", "--opponents", "greedy"]
+    argv += ["--budget", "8", "--games-per-trial", "4", "--processes", "1", "--verify-games", "4", "--json"]
+    assert main(argv) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert len(data["trials"]) == 2 and data["preset"] == "bots/just4fun_colours/tuned-2p.json"
+    assert main([*argv[:-1], "--method", "spsa", "--no-verify", "--name", "spsa-2p"]) == 0
+    assert "spsa: 2 trials, 8 games" in capsys.readouterr().out
+    assert main(["tune", "just4fun_colours", "--bot", BOT, "--params", "rollout", "--budget", "8", "--opponents", "greedy"]) == 2
+    assert "not a tunable number" in capsys.readouterr().err
