@@ -497,3 +497,36 @@ def test_pimc_shares_a_determinization_between_threads():
     result = s.search(params)
     assert result.iterations == 4000 and sum(st.visits for st in result.stats) == 4000
     assert s.search(params).stats == result.stats  # which thread took which part does not matter
+
+
+# --------------------------------------------------------------------------------------------
+# Rollout-policy weights set at run time
+# --------------------------------------------------------------------------------------------
+
+
+def test_policy_weights_are_declared_and_set_by_name():
+    names = [w.name for w in G2.policy_weights]
+    assert "block" in names and len(names) == len(set(names))
+    assert all(w.low <= w.default <= w.high and w.help for w in G2.policy_weights)
+    bot = kibitz.make_bot("ismcts:iterations=300,policy.block=0,policy.stones=2")
+    assert bot.params.policy == (("block", 0.0), ("stones", 2.0))
+    back = SearchParams.from_json(bot.params.to_json())
+    assert back == bot.params and json.loads(bot.params.to_json())["policy"] == {"block": 0.0, "stones": 2.0}
+    assert "policy.block=0.0" in str(bot.params)
+
+
+def test_unknown_or_out_of_range_policy_weights_are_refused():
+    s = midgame_state(2)
+    with pytest.raises(kibitz.OptionError, match="unknown policy weight 'nope'.*known: block"):
+        s.search(SearchParams(iterations=10, policy=(("nope", 1.0),)))
+    with pytest.raises(kibitz.OptionError, match="policy weight block.*out of range"):
+        s.search(SearchParams(iterations=10, policy=(("block", 9.0),)))
+    with pytest.raises(kibitz.OptionError, match="has no policy weights"):
+        kibitz.Game("yucata").new_initial_state(1).search(SearchParams(iterations=10, policy=(("block", 1.0),)))
+
+
+def test_policy_weights_change_the_rollouts():
+    s = midgame_state(2, seed=8)
+    base = SearchParams(iterations=3000, seed=4)
+    assert s.search(base).stats == s.search(base.with_(policy=(("block", 1.0),))).stats  # the default
+    assert s.search(base).stats != s.search(base.with_(policy=(("stones", 0.0), ("free_line", 5.0)))).stats

@@ -47,6 +47,8 @@ class AnyState {
   virtual bool equals(const AnyState& other) const = 0;
 
   virtual search::Result search(const search::Params& params) const = 0;
+  // The weights of the game's rollout policy (game.h), set by name in Params::policy.
+  virtual std::vector<PolicyWeight> policy_weights() const = 0;
   // Exact value and a best move (search/solver.h); only for games that offer the solver hooks.
   virtual search::SolveResult solve() const = 0;
   virtual Action greedy_action(std::uint64_t seed) const = 0;
@@ -166,6 +168,12 @@ class StateImpl final : public AnyState {
   }
 
   search::Result search(const search::Params& params) const override { return search::search(s_, params); }
+  std::vector<PolicyWeight> policy_weights() const override {
+    if constexpr (HasPolicyWeights<S>)
+      return {S::kPolicyWeights.begin(), S::kPolicyWeights.end()};
+    else
+      return {};
+  }
 
   search::SolveResult solve() const override {
     if constexpr (search::Solvable<S>) {

@@ -72,6 +72,7 @@ PYBIND11_MODULE(_core, m) {
       .def_readwrite("solve_stones", &search::Params::solve_stones)
       .def_readwrite("solver", &search::Params::solver)
       .def_readwrite("memory_mb", &search::Params::memory_mb)
+      .def_readwrite("policy", &search::Params::policy)
       .def_readwrite("stop", &search::Params::stop)
       .def_readwrite("progress", &search::Params::progress);
 
@@ -101,6 +102,13 @@ PYBIND11_MODULE(_core, m) {
       .def_readonly("nodes", &search::SolveResult::nodes)
       .def_readonly("seconds", &search::SolveResult::seconds);
 
+  py::class_<PolicyWeight>(m, "PolicyWeight")
+      .def_property_readonly("name", [](const PolicyWeight& w) { return std::string(w.name); })
+      .def_readonly("default", &PolicyWeight::value)
+      .def_readonly("low", &PolicyWeight::low)
+      .def_readonly("high", &PolicyWeight::high)
+      .def_property_readonly("help", [](const PolicyWeight& w) { return std::string(w.help); });
+
   py::class_<AnyState>(m, "State")
       .def("clone", &AnyState::clone)
       .def_property_readonly("game_name", &AnyState::game_name)
@@ -126,6 +134,7 @@ PYBIND11_MODULE(_core, m) {
       .def("render", &AnyState::render, py::arg("seat") = -1)
       .def("equals", &AnyState::equals)
       .def("search", &AnyState::search, py::call_guard<py::gil_scoped_release>())
+      .def("policy_weights", &AnyState::policy_weights)
       .def("solve", &AnyState::solve, py::call_guard<py::gil_scoped_release>())
       .def("greedy_action", &AnyState::greedy_action)
       .def("heuristic_action", &AnyState::heuristic_action)

@@ -4,6 +4,7 @@
 // so nothing in a simulation goes through a virtual call or allocates on the heap.
 // See docs/architecture.md for the meaning of each member and the checklist for a new game.
 #pragma once
+#include <array>
 #include <concepts>
 #include <cstdint>
 #include <stdexcept>
@@ -115,6 +116,23 @@ concept HasObservationText = requires(const S s, int seat, Action a, std::string
 template <class S>
 concept HasWinningAction = requires(const S s) {
   { s.winning_action() } -> std::convertible_to<Action>;
+};
+
+// `static constexpr std::array<PolicyWeight, N> kPolicyWeights` (N <= kMaxPolicyWeights) and
+// heuristic_action(rng, weights): the rollout policy with its weights set at run time, in the
+// table's order (Params::policy names them; heuristic_action(rng) plays the defaults). So a
+// policy is tuned without a rebuild.
+struct PolicyWeight {
+  const char* name;
+  double value;  // the default
+  double low, high;
+  const char* help;
+};
+inline constexpr int kMaxPolicyWeights = 16;
+template <class S>
+concept HasPolicyWeights = requires(const S s, Rng& rng, const double* weights) {
+  { S::kPolicyWeights.size() } -> std::convertible_to<std::size_t>;
+  { s.heuristic_action(rng, weights) } -> std::convertible_to<Action>;
 };
 
 // `static constexpr bool kPublicOutcome = true`: whether the game is over, and its returns,

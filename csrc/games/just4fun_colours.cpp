@@ -473,32 +473,33 @@ State State::after_observation(int seat, std::string_view seen, Rng& rng) const 
   }
 }
 
-// The rollout policy's weights of a line through the placed field, by how many of its fields
-// the mover holds after the move (when no opponent holds any), and by how many an opponent
-// held in a line that the move breaks.
-constexpr std::array<int, 6> kOwnLineWeight = {0, 1, 8, 30, 90, 90};
-constexpr std::array<int, 6> kBrokenLineWeight = {0, 1, 6, 24, 90, 90};
+// Worth of a line through the placed field, by how many of its fields the mover holds after the
+// move (when no opponent holds any), and by how many an opponent held in a line the move breaks.
+constexpr std::array<double, 6> kFreeLineWorth = {0, 1, 8, 30, 90, 90};
+constexpr std::array<double, 6> kBrokenLineWorth = {0, 1, 6, 24, 90, 90};
 
 // Rollout policy. Win at once if possible (decisive move). Otherwise, when opponents could
 // complete a line on their next turn with the cards they hold, take away as many of those
-// threats as a move can, the next opponent's first (anti-decisive move, Teytaud & Teytaud 2010):
-// a threat goes when the mover takes one of the line's fields, or covers the missing field so
-// high that the opponent cannot pay for it. Among the rest prefer fields that extend the mover's
-// lines and areas, cheap fields, and fields taken from opponents; ties broken at random.
-Action State::heuristic_action(Rng& rng) const {
+// threats as a move can, the next opponent's first (anti-decisive move, Teytaud & Teytaud 2010;
+// the weight `block` says for how many opponents): a threat goes when the mover takes one of the
+// line's fields, or covers the missing field so high that the opponent cannot pay for it. Among
+// the rest a weighted sum (kPolicyWeights) prefers fields that extend the mover's lines and
+// areas, break opponents' lines, are cheap, and take opponents' stones; ties broken at random.
+Action State::heuristic_action(Rng& rng, const double* w) const {
   Action moves[kMaxActions];
   const int n = legal_actions(moves);
   if (n == 1) return moves[0];
   if (const Action win = winning_action(); win != kNoAction) return win;
   struct Threat {
-    int seat, weight;
+    int seat;
+    double weight;
     Bitboard fields;  // where the seat would complete a line
   };
   std::array<Threat, kMaxPlayers> threats;
   int n_threats = 0;
-  for (int k = 1; k < players_; ++k) {
+  for (int k = 1; k < players_ && k <= w[kBlock]; ++k) {
     const int q = (current_ + k) % players_;
-    if (const Bitboard fields = completing(owned_[q]) & playable_fields(q)) threats[n_threats++] = {q, 1 << (players_ - k), fields};
+    if (const Bitboard fields = completing(owned_[q]) & playable_fields(q)) threats[n_threats++] = {q, 1e6 * (1 << (players_ - k)), fields};
   }
   const LineTable& table = line_table(line_length_);
   const Bitboard own = owned_[current_];
@@ -506,11 +507,11 @@ Action State::heuristic_action(Rng& rng) const {
   for (int p = 0; p < players_; ++p) occupied |= owned_[p];
   const Bitboard others = occupied & ~own;
   Action best = moves[0];
-  int best_score = -1000000000;
+  double best_score = -1e300;
   for (int i = 0; i < n; ++i) {
     const int field = static_cast<int>(moves[i]);
     const Bitboard bit = Bitboard{1} << field;
-    int score = 0;
+    double score = 0;
     for (int t = 0; t < n_threats; ++t) {
       const Threat& threat = threats[t];
       Bitboard left = threat.fields;
@@ -519,25 +520,23 @@ Action State::heuristic_action(Rng& rng) const {
         if (hand_[threat.seat][kMap[field]] <= height_[field] + 1) payable &= ~bit;
         left = completing(owned_[threat.seat] & ~bit) & payable;
       }
-      if (left) score -= 100000 * threat.weight;
+      if (left) score -= threat.weight;
     }
-    // Lines through the field: one the mover can still complete gains by its new length; one
-    // that an opponent could complete dies, and loses that opponent what it had in it.
     for (int l = 0; l < table.through_count[field]; ++l) {
       const Bitboard line = table.through[field][l];
-      if (!(others & line & ~bit)) score += kOwnLineWeight[std::popcount((own | bit) & line)];
+      const int mine = std::popcount(own & ~bit & line);
+      score += w[kStones] * mine * mine;
+      if (!(others & line & ~bit)) score += w[kFreeLine] * kFreeLineWorth[std::popcount((own | bit) & line)];
       const Bitboard theirs = others & line;
-      if (theirs && !(own & line)) {
-        for (int k = 1; k < players_; ++k) {
-          const Bitboard mine = owned_[(current_ + k) % players_] & line;
-          if (mine == theirs) score += kBrokenLineWeight[std::popcount(mine)];
-        }
-      }
+      if (theirs && !(own & line))
+        for (int k = 1; k < players_; ++k)
+          if ((owned_[(current_ + k) % players_] & line) == theirs) score += w[kBrokenLine] * kBrokenLineWorth[std::popcount(theirs)];
     }
-    score += 6 * std::popcount(orthogonal_spread(bit) & own & ~bit);
-    score -= 10 * height_[field];
-    if (top_[field] == current_) score -= 30;
-    score = score * 8 + static_cast<int>(rng.below(8));
+    score += w[kArea] * std::popcount(orthogonal_spread(bit) & own & ~bit);
+    score -= w[kHeight] * height_[field];
+    if (top_[field] == current_) score -= w[kCoverOwn];
+    if (top_[field] >= 0 && top_[field] != current_) score += w[kTake];
+    score += rng.below(8) / 8.0;  // ties broken at random
     if (score > best_score) best_score = score, best = moves[i];
   }
   return best;

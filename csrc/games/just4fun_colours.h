@@ -215,12 +215,26 @@ class State {
   std::string observation_string(int seat, Action action) const;
   State after_observation(int seat, std::string_view seen, Rng& rng) const;
 
+  // The rollout policy's weights (heuristic_action), set at run time by name (game.h).
+  enum Weight { kBlock, kStones, kFreeLine, kBrokenLine, kTake, kArea, kHeight, kCoverOwn, kWeights };
+  static constexpr std::array<PolicyWeight, kWeights> kPolicyWeights = {{
+      {"block", 1, 0, 3, "opponents, in turn order from the next, whose threats to complete a line next turn a move answers first"},
+      {"stones", 4, 0, 1000, "per line through the field: the square of the mover's stones already in it"},
+      {"free_line", 0.5, 0, 1000, "a line only the mover holds stones in, by its length after the move (1, 8, 30, 90 for 1-4)"},
+      {"broken_line", 0.5, 0, 1000, "a line of one opponent's that the move breaks, by its stones (1, 6, 24, 90 for 1-4)"},
+      {"take", 8, -1000, 1000, "covering an opponent's stone"},
+      {"area", 6, -1000, 1000, "per own stone orthogonally next to the field"},
+      {"height", 10, -1000, 1000, "cost per stone already on the field"},
+      {"cover_own", 30, -1000, 1000, "cost of covering the mover's own stone"},
+  }};
+
   // A placement that completes a line of the mover's (§7.1), or kNoAction.
   Action winning_action() const {
     const Bitboard wins = completing(owned_[current_]) & legal_fields();
     return wins ? static_cast<Action>(std::countr_zero(wins)) : kNoAction;
   }
-  Action heuristic_action(Rng& rng) const;
+  Action heuristic_action(Rng& rng, const double* weights) const;
+  Action heuristic_action(Rng& rng) const { return heuristic_action(rng, kDefaultWeights.data()); }
   double evaluate(int seat) const;
 
   std::string action_to_string(Action action) const;
@@ -236,6 +250,11 @@ class State {
   friend bool operator==(const State&, const State&) = default;
 
  private:
+  static constexpr std::array<double, kWeights> kDefaultWeights = [] {
+    std::array<double, kWeights> w{};
+    for (int i = 0; i < kWeights; ++i) w[i] = kPolicyWeights[i].value;
+    return w;
+  }();
   static int sum(const Counts& c) {  // the six bytes summed by one multiply (totals < 256)
     std::uint64_t v = 0;
     std::memcpy(&v, c.data(), kColours);

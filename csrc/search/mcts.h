@@ -72,6 +72,35 @@ Action greedy_action(const S& state, Rng& rng) {
 }
 
 
+using PolicyWeights = std::array<double, kMaxPolicyWeights>;
+
+// The game's rollout-policy weights: its defaults, with those Params::policy names replaced.
+template <Game S>
+PolicyWeights policy_weights(const Params& params) {
+  PolicyWeights weights{};
+  if constexpr (HasPolicyWeights<S>) {
+    static_assert(S::kPolicyWeights.size() <= kMaxPolicyWeights);
+    for (std::size_t i = 0; i < S::kPolicyWeights.size(); ++i) weights[i] = S::kPolicyWeights[i].value;
+    for (const auto& [name, value] : params.policy) {
+      std::string known;
+      bool found = false;
+      for (std::size_t i = 0; i < S::kPolicyWeights.size(); ++i) {
+        const PolicyWeight& w = S::kPolicyWeights[i];
+        known += std::string(known.empty() ? "" : ", ") + w.name;
+        if (name != w.name) continue;
+        if (!(value >= w.low && value <= w.high))
+          throw OptionError("policy weight " + name + ": " + std::to_string(value) + " is out of range; expected a number in " +
+                            std::to_string(w.low) + ".." + std::to_string(w.high));
+        weights[i] = value, found = true;
+      }
+      if (!found) throw OptionError("unknown policy weight '" + name + "' for " + S::kName + "; known: " + known);
+    }
+  } else if (!params.policy.empty()) {
+    throw OptionError(std::string(S::kName) + " has no policy weights; got '" + params.policy.front().first + "'");
+  }
+  return weights;
+}
+
 struct Budget {
   std::uint64_t iterations;  // 0: unlimited
   Clock::time_point deadline;
@@ -108,7 +137,7 @@ class Searcher {
  public:
   // `max_nodes`: the size limit of each of this searcher's trees (the memory budget).
   Searcher(const Params& params, int root_seat, int root_team, std::uint64_t seed, std::size_t max_nodes)
-      : params_(params), root_seat_(root_seat), root_team_(root_team), rng_(seed), max_nodes_(max_nodes) {}
+      : params_(params), policy_(policy_weights<S>(params)), root_seat_(root_seat), root_team_(root_team), rng_(seed), max_nodes_(max_nodes) {}
 
   // Runs iterations from `root` (not determinized here for UCT; PIMC passes determinized roots),
   // until the budget ends or the root is proven.
@@ -200,6 +229,12 @@ class Searcher {
   static Action run_token(std::uint64_t key) {
     return static_cast<Action>((key ^ key >> 30 ^ key >> 60) & (kChanceToken - 1)) | kChanceToken;
   }
+  // Whether only `obs` sees this chance outcome (a card it draws).
+  static bool private_to(const S& state, int obs, Action outcome) {
+    for (int q = 0; q < state.num_players(); ++q)
+      if (q != obs && state.observe(q, outcome) != kUnobserved) return false;
+    return true;
+  }
 
   // The team that alone wins this terminal state, or kUnproven (a shared result).
   static int sole_winner(const S& state) {
@@ -214,20 +249,33 @@ class Searcher {
     return team;
   }
 
+  // The chance outcomes a tree has seen since its last edge, when chance runs commute (game.h):
+  // they become one edge at the next decision. Outcomes only the tree's observer sees (its own
+  // draws) wait for the observer's own next decision: the other seats' decisions in between
+  // cannot depend on them, so their nodes are shared by all of them.
+  struct ChanceRun {
+    std::uint64_t key = 0;
+    bool open = false;
+    bool seen_by_others = false;
+  };
+
   void iterate(S state) {
     const int n_trees = static_cast<int>(trees_.size());
     std::array<std::uint32_t, S::kMaxPlayers> cursor;  // kNoNode: the walk has left that (full) tree
-    std::array<std::uint64_t, S::kMaxPlayers> run_key{};
-    std::array<bool, S::kMaxPlayers> in_run{};
+    std::array<ChanceRun, S::kMaxPlayers> run{};
     for (int t = 0; t < n_trees; ++t) {
       cursor[t] = Tree::root();
       paths_[t].clear();
       paths_[t].push_back({Tree::root(), -1});
     }
-    auto end_runs = [&] {
+    // Ends the runs that must end before `player` decides (kTerminalPlayer: all of them).
+    auto end_runs = [&](int player) {
       if constexpr (chance_runs_commute<S>())
         for (int t = 0; t < n_trees; ++t)
-          if (in_run[t]) enter_chance(t, cursor[t], run_token(run_key[t])), in_run[t] = false, run_key[t] = 0;
+          if (run[t].open && (player == kTerminalPlayer || run[t].seen_by_others || observer(t) == player)) {
+            enter_chance(t, cursor[t], run_token(run[t].key));
+            run[t] = ChanceRun{};
+          }
     };
     bool expanded = false;
     int proven = kUnproven;
@@ -238,15 +286,18 @@ class Searcher {
         for (int t = 0; t < n_trees; ++t) {
           const Action token = chance_token(state, observer(t), outcome);
           if (token == kUnobserved) continue;
-          if constexpr (chance_runs_commute<S>())
-            run_key[t] += chance_hash(token), in_run[t] = true;
-          else
+          if constexpr (chance_runs_commute<S>()) {
+            run[t].key += chance_hash(token);
+            run[t].open = true;
+            run[t].seen_by_others |= observer(t) == kOmniscient || !private_to(state, observer(t), outcome);
+          } else {
             enter_chance(t, cursor[t], token);
+          }
         }
         state.apply(outcome);
         continue;
       }
-      end_runs();
+      end_runs(player);
       const int acting = n_trees > 1 ? player : 0;
       if (cursor[acting] == kNoNode) break;  // the memory budget stopped this tree: roll out from here
       bool created = false;
@@ -266,7 +317,7 @@ class Searcher {
         break;
       }
     }
-    end_runs();
+    if (state.is_terminal()) end_runs(kTerminalPlayer);
     std::array<double, S::kMaxPlayers> reward{};
     if (proven != kUnproven) {
       for (int p = 0; p < state.num_players(); ++p) reward[p] = state.team(p) == proven ? 1.0 : 0.0;
@@ -393,7 +444,10 @@ class Searcher {
       } else if (!params_.heuristic_rollouts) {
         state.apply(uniform_random_action(state, rng_));
       } else if (params_.rollout_epsilon <= 0 || rng_.uniform() >= params_.rollout_epsilon) {
-        state.apply(state.heuristic_action(rng_));
+        if constexpr (HasPolicyWeights<S>)
+          state.apply(state.heuristic_action(rng_, policy_.data()));
+        else
+          state.apply(state.heuristic_action(rng_));
       } else {
         Action move = kNoAction;
         if constexpr (HasWinningAction<S>) move = state.winning_action();
@@ -409,6 +463,7 @@ class Searcher {
   }
 
   Params params_;
+  PolicyWeights policy_;
   int root_seat_;
   int root_team_;
   Rng rng_;
@@ -488,6 +543,7 @@ Result search(const S& root, const Params& params) {
   if (params.algorithm == Algorithm::kPimc && params.determinizations < 1)
     throw OptionError("determinizations must be at least 1");
   if (!(params.memory_mb > 0)) throw OptionError("memory_mb must be positive");
+  policy_weights<S>(params);  // refuses an unknown weight before any thread starts
   const auto start = Clock::now();
   const auto deadline = deadline_after(start, params.time_limit_ms);
   const bool timed = params.time_limit_ms > 0;

@@ -5,6 +5,7 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/game.h"
@@ -92,6 +93,9 @@ struct Params {
   // Memory for the search trees, in MiB over all threads: at the cap the trees stop growing and
   // the search goes on iterating from their leaves.
   double memory_mb = 512;
+  // Weights of the game's rollout policy by name (the game's kPolicyWeights); the others keep
+  // their defaults. An unknown name or a value out of range is an OptionError.
+  std::vector<std::pair<std::string, double>> policy;
 };
 
 struct Result {

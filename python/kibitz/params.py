@@ -163,10 +163,16 @@ class SearchParams:
         "and the search goes on iterating from their leaves",
         aliases=("hash",),
     )
+    policy: tuple[tuple[str, float], ...] = field(default=(), compare=True)
+    """Weights of the game's rollout policy by name, e.g. ``(("block", 0.0),)``; the others keep
+    their defaults. In a bot spec or options dict each is a key ``policy.<name>``
+    (``ismcts:policy.block=0``). ``Game.policy_weights`` lists a game's weights and ranges;
+    the search refuses an unknown name or a value out of range."""
 
     def __post_init__(self) -> None:
         for p in PARAMETERS:
             object.__setattr__(self, p.name, p.check(getattr(self, p.name)))
+        object.__setattr__(self, "policy", _policy(self.policy))
         if type(self.iterations) is _DefaultIterations and self.time_ms > 0:
             object.__setattr__(self, "iterations", 0)  # a time given alone is the budget
         if self.iterations == 0 and self.time_ms == 0:
@@ -187,13 +193,15 @@ class SearchParams:
         p.solve_stones = self.solve_stones
         p.solver = bool(self.solver)
         p.memory_mb = self.memory_mb
+        p.policy = list(self.policy)
         return p
 
     def with_(self, **changes: Any) -> SearchParams:
         return replace(self, **changes)
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        """Every field as plain JSON values (``policy`` as a name -> weight mapping)."""
+        return {**asdict(self), "policy": dict(self.policy)}
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), sort_keys=True)
@@ -211,13 +219,36 @@ class SearchParams:
         """Builds params from text or typed values, e.g. ``{"iterations": "5000", "c": "0.7"}``;
         a key is a field name, its protocol option name (any case) or an alias."""
         values: dict[str, Any] = dict(base)
+        policy = dict(_policy(values.pop("policy", ())))
         for key, raw in options.items():
-            p = find_parameter(key)
-            values[p.name] = p.parse(raw)
-        return cls(**values)
+            if key == "policy":
+                policy.update(_policy(raw))
+            elif key.startswith(POLICY_PREFIX):
+                policy[key[len(POLICY_PREFIX) :]] = parse_number(str(raw), float, f"search parameter {key}", "a number")
+            else:
+                p = find_parameter(key)
+                values[p.name] = p.parse(raw)
+        return cls(**values, policy=tuple(sorted(policy.items())))
 
     def __str__(self) -> str:
-        return ",".join(f"{k}={v}" for k, v in self.to_dict().items())
+        items = [f"{k}={v}" for k, v in self.to_dict().items() if k != "policy"]
+        return ",".join(items + [f"{POLICY_PREFIX}{name}={value}" for name, value in self.policy])
+
+
+POLICY_PREFIX = "policy."
+
+
+def _policy(value: Any) -> tuple[tuple[str, float], ...]:
+    """Policy weights as sorted (name, number) pairs, from pairs or a mapping; raises OptionError."""
+    items = value.items() if isinstance(value, dict) else value
+    try:
+        pairs = [(str(name), float(weight)) for name, weight in items]
+    except (TypeError, ValueError):
+        raise OptionError(f"search parameter policy: expected (name, number) pairs, got {shown(value)}") from None
+    for name, weight in pairs:
+        if not name.isidentifier() or not math.isfinite(weight):
+            raise OptionError(f"search parameter policy: {shown(name)}={shown(weight)} is not a weight name and a finite number")
+    return tuple(sorted(pairs))
 
 
 def _kind(default: Any) -> type:
@@ -225,7 +256,9 @@ def _kind(default: Any) -> type:
 
 
 PARAMETERS: tuple[Parameter, ...] = tuple(
-    Parameter(f.name, _kind(f.default), cast(Value, f.default), **f.metadata["parameter"]) for f in fields(SearchParams)
+    Parameter(f.name, _kind(f.default), cast(Value, f.default), **f.metadata["parameter"])
+    for f in fields(SearchParams)
+    if "parameter" in f.metadata
 )
 """Every search parameter, in field order."""
 
