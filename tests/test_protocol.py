@@ -165,7 +165,7 @@ def test_impossible_observations_are_refused_and_change_nothing(engine):
         ("observe", "expected: observe"),
         ("observe zz", "'zz' is not a just4fun_colours move"),
         ("observe blocked", "a blocked turn shows the hand"),
-        ("observe blocked:RRRRRRRRRRR", "cannot play blocked:RRRRRRRRRRR"),
+        ("observe blocked:RRRRRRRRRRR", "blocked hand: more than 10 cards of colour R"),
     ]
     for line, named in cases:
         out = engine.ask(line)
