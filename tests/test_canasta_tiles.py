@@ -670,6 +670,17 @@ def test_pile_visibility_option():
     assert fields(s)["known"] == "-,-,-,-"  # nobody remembers what came out of a hidden pile
 
 
+def test_the_board_shows_as_much_of_the_discard_pile_as_the_seat_may_see():  # A9
+    shown = position(["9.9.5.6", "4.4", "6", "5.6"], phase="draw", top="9", pile="J.5.k3", opened=(True, False))
+    for board in (shown.render(), shown.render(1), shown.view(1).render()):
+        assert board.splitlines()[-1] == "stock 93, pile 4, top 9, under it 5.J.k3"
+    hidden = position(["9.9.5.6", "4.4", "6", "5.6"], phase="draw", top="9", pile="J.5.k3", opened=(True, False), pile_visible=False)
+    assert hidden.render().splitlines()[-1] == "stock 93, pile 4, top 9, under it 5.J.k3"  # every hand and the pile
+    for board in (hidden.render(1), hidden.view(1).render()):
+        assert board.splitlines()[-1] == "stock 93, pile 4, top 9, the rest face down (pile_fully_visible=0)"
+    assert "seat 2   1 tile\n" in hidden.render(1)
+
+
 # --------------------------------------------------------------------------------------------
 # Information
 # --------------------------------------------------------------------------------------------

@@ -215,6 +215,7 @@ def test_play_as_human_in_any_case_with_help_hint_and_undo(monkeypatch, capsys):
     legal = re.findall(r"^legal moves: .*$", out, re.MULTILINE)
     assert legal[3] == legal[1]  # after the undo, the decision before B1 again
     # the last screen: the board as seat 0 sees it, the last move, why it ended, the result
+    assert re.search(r"seat [01] \((human|greedy)\) plays [a-f][1-6]\ngame over", out)  # the final move (after a prompt, if the human's)
     end = out.split("game over; your view (seat 0):\n")[1]
     assert "a   b   c   d   e   f" in end and "hand ???" in end and "wins" in end
     assert re.search(r"^(winner|joint winners): seat", end, re.MULTILINE)

@@ -1539,6 +1539,45 @@ def test_a_history_that_does_not_fit_the_position_raises_notation_error(edit):
         GAMES[4].state_from_notation(text)
 
 
+def view_edited(text: str, key: str, change) -> str:
+    """``text`` with the value of field ``key`` replaced by ``change(value)``."""
+    value = fields_of(text)[key]
+    return text.replace(f" {key}={value}", f" {key}={change(value)}", 1)
+
+
+def one_count_set(counts: str, index: int, value: int) -> str:
+    parts = counts.split(".")
+    parts[index] = str(value)
+    return ".".join(parts)
+
+
+def test_a_view_that_no_deal_fills_raises_notation_error_before_dealing():
+    """Regression (found by the sanitizer build): a view is dealt before it is checked, and
+    the deal wrote past its arrays when the hidden places wanted more cards than the seat had
+    not seen, or when the seat had seen more cards of a colour than there are."""
+    view = GAMES[4].state_from_notation(rich_history()).view(0).notation()
+    assert GAMES[4].state_from_view(view).view(0).notation() == view
+    f = fields_of(view)
+    own_base, era_1 = f["base_hands"].split(",")[0], f["drawn"].split("/")[0].split(";")[1]
+    colour = LETTERS.index(own_base[0])
+    edits = {
+        r"the other hands need \d+ cards of era 0 that seat 0 has not seen; only \d+ are left": view_edited(view, "base_hands", lambda v: v.replace(",?7,", ",?47,", 1)),
+        f"seat 0 saw more {own_base[0]} cards in era 0 than there are": view_edited(view, "base_discard", lambda v: one_count_set(v, colour, 10)),
+        "cards in era 1 than there are": view_edited(view, "drawn", lambda v: v.replace(era_1, one_count_set(era_1, 0, 10), 1)),
+    }
+    for named, text in edits.items():
+        assert text != view
+        with pytest.raises(kibitz.NotationError, match=named):
+            GAMES[4].state_from_view(text)
+
+
+def test_a_hand_of_more_than_ten_cards_of_a_colour_is_refused():
+    """The counts are bytes: 266 red cards must not read as 10."""
+    text = GOOD.replace("hands=RRRGGGB,", "hands=" + "R" * 256 + "RRRGGGB,", 1)
+    with pytest.raises(kibitz.NotationError, match="hands: more than 10 cards of colour R"):
+        GAMES[2].state_from_notation(text)
+
+
 def test_a_revealed_hand_that_could_have_been_placed_raises_notation_error():
     """Blocked is only legal when nothing can be placed (§5.3): a revealed hand with an O,
     with empty orange fields on the board, cannot be. The counts all add up."""

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 import kibitz
 from fuzz_protocol import HUGE_NUMBERS, NON_ASCII, handle_checked, usable
+from test_search import BLOCKED_POSITION
 from kibitz.protocol import COMMANDS, Engine
 
 GAME = "just4fun_colours"
@@ -165,7 +166,7 @@ def test_impossible_observations_are_refused_and_change_nothing(engine):
         ("observe", "expected: observe"),
         ("observe zz", "'zz' is not a just4fun_colours move"),
         ("observe blocked", "a blocked turn shows the hand"),
-        ("observe blocked:RRRRRRRRRRR", "cannot play blocked:RRRRRRRRRRR"),
+        ("observe blocked:RRRRRRRRRRR", "blocked hand: more than 10 cards of colour R"),
     ]
     for line, named in cases:
         out = engine.ask(line)
@@ -559,6 +560,44 @@ def test_bytes_that_are_not_utf8_are_refused_and_the_engine_keeps_running(engine
     engine.proc.stdin.buffer.write(b"observe \xff\xfe\n")  # type: ignore[union-attr]
     out = engine.ask("legal")
     assert len(out) == 2 and out[0].startswith("info string error: observation") and out[1].startswith("legal ")
+
+
+# -- forced moves, and views that do not fit the game -------------------------------------------
+
+BLOCKED_VIEW = kibitz.Game(GAME, players=3).state_from_notation(BLOCKED_POSITION).view(0).notation()  # only "blocked" is legal
+
+
+def test_a_forced_move_is_answered_at_once_with_its_info_line():
+    engine, out = session(f"newgame {GAME} players 3 seat 0", f"position view {BLOCKED_VIEW}")
+    reply = answer(engine, out, "go iterations 5000")
+    assert len(reply) == 2 and reply[0].startswith("info iterations 0 ") and reply[1] == "bestmove blocked", reply
+
+
+def test_go_infinite_answers_a_forced_move_only_after_stop():
+    """As in UCI: an infinite search never ends by itself, even when nothing is left to search."""
+    engine, out = session(f"newgame {GAME} players 3 seat 0", f"position view {BLOCKED_VIEW}")
+    engine.handle("go infinite")
+    time.sleep(0.3)  # an answer written without waiting for stop would be here by now
+    assert out == [] and engine.searching()
+    engine.handle("position view " + BLOCKED_VIEW)
+    assert len(out) == 1 and "while searching" in out[0]
+    engine.handle("stop")
+    assert out[1].startswith("info iterations 0 ") and out[2:] == ["bestmove blocked"] and not engine.searching()
+
+
+@pytest.mark.parametrize(
+    "other,named",
+    [(kibitz.Game(GAME, players=3), "3 players"), (kibitz.Game(GAME, players=2, line=5), "line=5")],
+)
+def test_a_view_of_another_game_setup_is_refused_naming_the_field(other, named):
+    s = opening()
+    seat = s.current_player
+    engine, out = session(f"newgame {GAME} players 2 seat {seat}", f"position view {s.view(seat).notation()}")
+    before = engine.position
+    view = other.new_initial_state(1).view(seat).notation()
+    reply = answer(engine, out, f"position view {view}")
+    assert len(reply) == 1 and reply[0].startswith("info string error: ") and named in reply[0], reply
+    assert engine.position is before
 
 
 # -- Algorithm uct, SeeAll and UGI mode ---------------------------------------------------------

@@ -1278,12 +1278,13 @@ std::string State::render(int seat) const {
   for (int p = 0; p < kPlayers; ++p) {
     o << "seat " << p << (p == current_ && !is_terminal() ? " *" : "  ") << " ";
     if (seat < 0 || p == seat) o << tiles_text(hand_[p]);
-    else o << sum(hand_[p]) << " tiles" << (sum(known_[p]) ? ", known " + tiles_text(known_[p]) : "");
+    else o << sum(hand_[p]) << (sum(hand_[p]) == 1 ? " tile" : " tiles") << (sum(known_[p]) ? ", known " + tiles_text(known_[p]) : "");
     if (joker_button_) o << "  (Joker button: " << int{jokers_left_[p]} << " left" << (joker_used_[p] ? ", used this round)" : ")");
     o << "\n";
   }
   if (phase_ == Phase::kCopies) o << "seat " << int{current_} << " just played " << tiles_text(played_) << " that may be its known tiles (known:<which>)\n";
   o << "stock " << stock_size() << ", pile " << pile_size() << (top_ >= 0 ? ", top " + std::string(kKindNames[top_]) : "");
+  if (sum(pile_)) o << (seat < 0 || pile_visible_ ? ", under it " + tiles_text(pile_) : ", the rest face down (pile_fully_visible=0)");
   if (tiebreak_) o << "\ntie-break round: the first round that leaves the totals unequal ends the match";
   if (is_terminal()) o << "\nmatch over after " << rounds_ << " round(s); last round " << last_round_[0] << " / " << last_round_[1];
   return o.str();

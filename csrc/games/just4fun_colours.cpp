@@ -80,7 +80,7 @@ Counts parse_hand(std::string_view s, std::string_view what) {
     const int colour = colour_index(ch);
     if (colour < 0)
       throw NotationError(std::string(what) + ": '" + std::string(1, ch) + "' is not a colour (one of ROYGBP)");
-    ++c[colour];
+    if (++c[colour] > kCardsPerColour) throw NotationError(std::string(what) + ": more than 10 cards of colour " + std::string(1, ch));
   }
   return c;
 }
@@ -300,14 +300,22 @@ State State::determinize(int seat, Rng& rng) const {
   };
   std::array<Event, kMaxMoves * (kHandSize + 2) + kMaxPlayers> events;
   int n_events = 0;
+  // A view read from text is determinized before it is validated, so the counts below are
+  // checked where a view that no play reaches would make them negative or overfull.
+  auto pool_count = [&](int n, int era, int c) {
+    if (n < 0)
+      throw NotationError("inconsistent position: seat " + std::to_string(seat) + " saw more " + kColourLetters[c] + " cards in era " +
+                          std::to_string(era) + " than there are");
+    return static_cast<std::uint8_t>(n);
+  };
   std::array<Counts, kMaxEras> pool{};
-  for (int c = 0; c < kColours; ++c)
-    pool[0][c] = static_cast<std::uint8_t>(kCardsPerColour - base_hand_[seat][c] - base_discard_[c] - drawn_[seat][0][c]);
+  for (int c = 0; c < kColours; ++c) pool[0][c] = pool_count(kCardsPerColour - base_hand_[seat][c] - base_discard_[c] - drawn_[seat][0][c], 0, c);
   for (int p = 0; p < players_; ++p)
     if (p != seat) events[n_events++] = {static_cast<std::uint8_t>(p), 0, static_cast<std::uint8_t>(total(base_hand_[p])), true};
   struct Collect {
     const State& s;
     int seat;
+    decltype(pool_count)& count;
     std::array<Counts, kMaxEras>& pool;
     std::array<Event, kMaxMoves * (kHandSize + 2) + kMaxPlayers>& events;
     int& n;
@@ -320,10 +328,10 @@ State State::determinize(int seat, Rng& rng) const {
       if (player != seat) events[n++] = {static_cast<std::uint8_t>(player), static_cast<std::uint8_t>(1 + era), static_cast<std::uint8_t>(count), true};
     }
     void reshuffle(int era, const Counts& stock) {
-      for (int c = 0; c < kColours; ++c) pool[era][c] = static_cast<std::uint8_t>(stock[c] - s.drawn_[seat][era][c]);
+      for (int c = 0; c < kColours; ++c) pool[era][c] = count(stock[c] - s.drawn_[seat][era][c], era, c);
     }
   };
-  const PublicHistory history = replay_public(Collect{*this, seat, pool, events, n_events});
+  const PublicHistory history = replay_public(Collect{*this, seat, pool_count, pool, events, n_events});
 
   std::array<std::array<std::uint8_t, kGroups>, kMaxPlayers> slots{};
   std::array<std::array<Counts, kGroups>, kMaxPlayers> received{};
@@ -381,7 +389,13 @@ State State::determinize(int seat, Rng& rng) const {
     for (int c = 0; c < kColours; ++c)
       for (int k = 0; k < pool[e][c]; ++k) cards[n++] = static_cast<std::uint8_t>(c);
     for (int i = n - 1; i > 0; --i) std::swap(cards[i], cards[rng.below(static_cast<std::uint32_t>(i + 1))]);
-    int next = 0;
+    int next = 0, wanted = 0;
+    for (int p = 0; p < players_; ++p)
+      for (int g = 0; g < kGroups; ++g)
+        if (p != seat && era_of(g) == e) wanted += slots[p][g];
+    if (wanted > n)
+      throw NotationError("inconsistent position: the other hands need " + std::to_string(wanted) + " cards of era " + std::to_string(e) +
+                          " that seat " + std::to_string(seat) + " has not seen; only " + std::to_string(n) + " are left");
     for (int p = 0; p < players_; ++p)
       for (int g = 0; g < kGroups; ++g)
         if (p != seat && era_of(g) == e)

@@ -82,6 +82,7 @@ class Engine:
         self.ugi_game = ""
         self.ugi_options: dict[str, str] = {}
         self._stop = StopFlag()
+        self._stop_sent = threading.Event()  # stop or quit since the last go
         self.running = True
 
     # -- output -------------------------------------------------------------------------
@@ -183,8 +184,7 @@ class Engine:
         self.write("readyok")
 
     def _cmd_quit(self, args: list[str]) -> None:
-        self._stop.set()
-        self.wait()
+        self._halt()
         self.running = False
 
     def _cmd_setoption(self, args: list[str]) -> None:
@@ -324,6 +324,7 @@ class Engine:
         params, until_stopped = self._go_params(args)
         self.wait()  # a search answered already; let its thread end
         self._stop.clear()
+        self._stop_sent.clear()
         self._answered.clear()
         self._search = threading.Thread(target=self._run_search, args=(state, params, until_stopped), daemon=True)
         self._search.start()
@@ -377,6 +378,8 @@ class Engine:
             result = self._search_reporting_progress(state, params, until_stopped)
             report = self._info_lines(state, result.iterations, result.seconds, result.stats, result.root_value, result.nodes)
             answer = f"bestmove {state.move_to_string(result.action)}"
+            if until_stopped:  # a forced or proven move ends the search early; infinite still answers only after stop
+                self._stop_sent.wait()
         except Exception as err:  # the protocol stays up; the controller sees why there is no move
             report, answer = [], f"info string error: search failed: {type(err).__name__}: {err}"
         try:
@@ -425,7 +428,11 @@ class Engine:
 
     def _cmd_stop(self, args: list[str]) -> None:
         # Without a search this does nothing, as in UCI: a stop sent as the search ends is no error.
+        self._halt()
+
+    def _halt(self) -> None:
         self._stop.set()
+        self._stop_sent.set()
         self.wait()
 
     def _cmd_d(self, args: list[str]) -> None:
