@@ -472,6 +472,16 @@ def test_the_solver_stops_when_told():
     assert result.iterations == 0 and result.action in s.legal_actions()
 
 
+def test_the_solver_counts_against_the_time_budget():
+    """A Yucata' opening with solve_stones=64 would be solved (millions of positions) before the
+    clock started; now the solve runs on the search's clock, so a budget of a microsecond ends it
+    at its first check, and the search then answers with the greedy move (no statistics, no
+    iteration), not with a solved move."""
+    s = kibitz.Game("yucata", players=2).new_initial_state(seed=3)
+    result = s.search(SearchParams(algorithm="uct", iterations=0, time_ms=0.001, seed=1, solve_stones=64))
+    assert result.iterations == 0 and result.stats == [] and result.action in s.legal_actions()
+
+
 def test_until_stopped_needs_a_stop_flag():
     with pytest.raises(kibitz.OptionError, match="stop flag"):
         midgame_state(2).search(SearchParams(), until_stopped=True)

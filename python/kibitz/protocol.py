@@ -376,7 +376,8 @@ class Engine:
         anything fails; either way the engine is idle again (``go`` works) afterwards."""
         try:
             result = self._search_reporting_progress(state, params, until_stopped)
-            report = self._info_lines(state, result.iterations, result.seconds, result.stats, result.root_value, result.nodes)
+            value = result.root_value if result.stats else None  # a forced move (or no iteration) has no value
+            report = self._info_lines(state, result.iterations, result.seconds, result.stats, value, result.nodes)
             answer = f"bestmove {state.move_to_string(result.action)}"
             if until_stopped:  # a forced or proven move ends the search early; infinite still answers only after stop
                 self._stop_sent.wait()
@@ -408,13 +409,16 @@ class Engine:
             finished.set()
             reporter.join()
 
-    def _info_lines(self, state: State, iterations: int, seconds: float, stats: list, value: float, nodes: int | None = None) -> list[str]:
-        """One ``info`` line with the totals, then one per most visited move (like multipv)."""
+    def _info_lines(
+        self, state: State, iterations: int, seconds: float, stats: list, value: float | None, nodes: int | None = None
+    ) -> list[str]:
+        """One ``info`` line with the totals (no ``value`` when nothing was searched: a forced
+        move), then one per most visited move (like multipv)."""
         # ips: iterations per second; nodes: tree nodes (docs/protocol.md §5)
         line = f"info iterations {iterations} time {round(seconds * 1000)} ips {round(iterations / max(seconds, 1e-9))}"
         if nodes is not None:
             line += f" nodes {nodes}"
-        lines = [f"{line} value {value:.4f}"]
+        lines = [line if value is None else f"{line} value {value:.4f}"]
         for rank, stat in enumerate(stats[:TOP_MOVES], start=1):
             lines.append(
                 f"info multipv {rank} move {state.move_to_string(stat.action)} visits {stat.visits} value {stat.mean_reward:.4f}"
