@@ -540,3 +540,54 @@ def test_policy_weights_change_the_rollouts():
     base = SearchParams(iterations=3000, seed=4)
     assert s.search(base).stats == s.search(base.with_(policy=(("block", 1.0),))).stats  # the default
     assert s.search(base).stats != s.search(base.with_(policy=(("stones", 0.0), ("free_line", 5.0)))).stats
+
+
+# --------------------------------------------------------------------------------------------
+# Shaped rewards
+# --------------------------------------------------------------------------------------------
+
+
+def shaped(state: kibitz.State, seat: int, shaping: str, weight: float) -> float:
+    """The shaped reward of a finished game for `seat`, computed here from its definition."""
+    n = state.num_players
+    if shaping == "rank":
+        graded = (n - state.ranks()[seat]) / (n - 1)
+    else:
+        scores = state.scores()
+        low, high = min(scores), max(scores)
+        graded = (scores[seat] - low) / (high - low) if high > low else 0.5
+    return (1 - weight) * state.returns()[seat] + weight * graded
+
+
+@pytest.mark.parametrize("shaping", ["rank", "score"])
+def test_a_move_that_ends_the_game_is_worth_its_shaped_reward(shaping):
+    """Yucata' with 3 players, one card before the end: a root move that ends the game has one
+    outcome, so its mean reward is exactly the shaped reward of that outcome (no rollout noise)."""
+    game = kibitz.Game("yucata", players=3, layout="random")
+    checked = 0
+    for seed in range(60):
+        rng = random.Random(seed)
+        s = game.new_initial_state(seed=seed)
+        while not s.is_terminal():
+            seat = s.current_player
+            ends = {}
+            for a in s.legal_actions():
+                c = s.clone()
+                c.apply(a)
+                if c.is_terminal():
+                    ends[a] = shaped(c, seat, shaping, 0.4)
+            if ends and len(s.legal_actions()) > 1:
+                result = s.search(SearchParams(algorithm="uct", iterations=400, seed=seed, shaping=shaping, shaping_weight=0.4, solver=0))
+                for st in result.stats:
+                    if st.action in ends:
+                        assert st.mean_reward == pytest.approx(ends[st.action])
+                        checked += 1
+            s.apply(rng.choice(s.legal_actions()))
+    assert checked >= 10
+
+
+def test_no_shaping_backs_up_the_returns():
+    s = midgame_state(2, seed=8)
+    plain = s.search(SearchParams(iterations=1000, seed=3))
+    assert s.search(SearchParams(iterations=1000, seed=3, shaping="rank", shaping_weight=0.0)).stats == plain.stats
+    assert s.search(SearchParams(iterations=1000, seed=3, shaping="score", shaping_weight=0.5)).stats != plain.stats

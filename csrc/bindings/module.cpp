@@ -46,6 +46,11 @@ PYBIND11_MODULE(_core, m) {
       .value("most_visits", search::FinalMove::kMostVisits)
       .value("best_mean", search::FinalMove::kBestMean);
 
+  py::enum_<search::Shaping>(m, "Shaping")
+      .value("none", search::Shaping::kNone)
+      .value("rank", search::Shaping::kRank)
+      .value("score", search::Shaping::kScore);
+
   py::class_<search::StopFlag>(m, "StopFlag")
       .def(py::init<>())
       .def("set", [](search::StopFlag& f) { f.value.store(true); })
@@ -73,6 +78,8 @@ PYBIND11_MODULE(_core, m) {
       .def_readwrite("solver", &search::Params::solver)
       .def_readwrite("memory_mb", &search::Params::memory_mb)
       .def_readwrite("policy", &search::Params::policy)
+      .def_readwrite("shaping", &search::Params::shaping)
+      .def_readwrite("shaping_weight", &search::Params::shaping_weight)
       .def_readwrite("stop", &search::Params::stop)
       .def_readwrite("progress", &search::Params::progress);
 

@@ -220,8 +220,8 @@ class State {
   static constexpr std::array<PolicyWeight, kWeights> kPolicyWeights = {{
       {"block", 1, 0, 3, "opponents, in turn order from the next, whose threats to complete a line next turn a move answers first"},
       {"stones", 4, 0, 1000, "per line through the field: the square of the mover's stones already in it"},
-      {"free_line", 0.5, 0, 1000, "a line only the mover holds stones in, by its length after the move (1, 8, 30, 90 for 1-4)"},
-      {"broken_line", 0.5, 0, 1000, "a line of one opponent's that the move breaks, by its stones (1, 6, 24, 90 for 1-4)"},
+      {"free_line", 1, 0, 1000, "a line only the mover holds stones in, by its length after the move (1, 8, 30, 90 for 1-4)"},
+      {"broken_line", 1, 0, 1000, "a line of one opponent's that the move breaks, by its stones (1, 6, 24, 90 for 1-4)"},
       {"take", 8, -1000, 1000, "covering an opponent's stone"},
       {"area", 6, -1000, 1000, "per own stone orthogonally next to the field"},
       {"height", 10, -1000, 1000, "cost per stone already on the field"},

@@ -326,7 +326,7 @@ class Searcher {
         rollout(state);
       else if (params_.solver)
         prove_terminal(state, cursor);
-      state.returns(reward.data());
+      reward_of(state, reward);
     }
     for (int t = 0; t < n_trees; ++t)
       for (const Step& step : paths_[t]) {
@@ -334,6 +334,25 @@ class Searcher {
         ++node.visits;
         if (step.mover >= 0) node.reward += reward[step.mover];
       }
+  }
+
+  // The reward of a finished game per seat (Params::shaping).
+  void reward_of(const S& state, std::array<double, S::kMaxPlayers>& reward) const {
+    state.returns(reward.data());
+    if (params_.shaping == Shaping::kNone) return;
+    const int n = state.num_players();
+    std::array<double, S::kMaxPlayers> graded{};
+    if (params_.shaping == Shaping::kRank) {
+      state.ranks(graded.data());
+      for (int p = 0; p < n; ++p) graded[p] = (n - graded[p]) / (n - 1);
+    } else {
+      state.scores(graded.data());
+      const auto [low, high] = std::minmax_element(graded.begin(), graded.begin() + n);
+      const double lo = *low, span = *high - *low;
+      for (int p = 0; p < n; ++p) graded[p] = span > 0 ? (graded[p] - lo) / span : 0.5;
+    }
+    const double w = params_.shaping_weight;
+    for (int p = 0; p < n; ++p) reward[p] = (1 - w) * reward[p] + w * graded[p];
   }
 
   // The walk reached the end of the game inside the trees: where the observer's information

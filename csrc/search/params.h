@@ -21,6 +21,12 @@ enum class Algorithm {
 
 enum class FinalMove { kMostVisits, kBestMean };
 
+// What a simulated game is worth to each seat: its return (win 1, a k-way shared win 1/k,
+// else 0) mixed with a graded result, so that games no seat wins outright still tell places
+// apart: kRank by the final ranking ((n - rank) / (n - 1)), kScore by the score between the
+// lowest and the highest (1/2 when all are equal).
+enum class Shaping { kNone, kRank, kScore };
+
 // Set from another thread to end a running search early (the protocol's `stop`).
 struct StopFlag {
   std::atomic<bool> value{false};
@@ -93,6 +99,9 @@ struct Params {
   // Memory for the search trees, in MiB over all threads: at the cap the trees stop growing and
   // the search goes on iterating from their leaves.
   double memory_mb = 512;
+  // reward = (1 - shaping_weight) * return + shaping_weight * graded result.
+  Shaping shaping = Shaping::kNone;
+  double shaping_weight = 0.25;
   // Weights of the game's rollout policy by name (the game's kPolicyWeights); the others keep
   // their defaults. An unknown name or a value out of range is an OptionError.
   std::vector<std::pair<std::string, double>> policy;

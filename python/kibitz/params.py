@@ -97,6 +97,7 @@ class _DefaultIterations(int):
 ALGORITHMS = ("so_ismcts", "mo_ismcts", "pimc", "uct")
 ROLLOUTS = ("heuristic", "random")
 FINAL_MOVES = ("visits", "mean")
+SHAPINGS = ("none", "rank", "score")
 MAX_SEED = (1 << 63) - 1  # a signed 64-bit spin option holds every seed
 
 
@@ -163,6 +164,16 @@ class SearchParams:
         "and the search goes on iterating from their leaves",
         aliases=("hash",),
     )
+    shaping: str = parameter(
+        "none",
+        choices=SHAPINGS,
+        option="Shaping",
+        help="what a simulated game is worth beyond its return: none, rank ((n - rank) / (n - 1)) or score "
+        "(between the lowest and highest score), mixed in with shaping_weight",
+    )
+    shaping_weight: float = parameter(
+        0.25, 0.0, 1.0, option="ShapingWeight", help="reward = (1 - w) * return + w * the shaped result; 0 = return only"
+    )
     policy: tuple[tuple[str, float], ...] = field(default=(), compare=True)
     """Weights of the game's rollout policy by name, e.g. ``(("block", 0.0),)``; the others keep
     their defaults. In a bot spec or options dict each is a key ``policy.<name>``
@@ -194,6 +205,8 @@ class SearchParams:
         p.solver = bool(self.solver)
         p.memory_mb = self.memory_mb
         p.policy = list(self.policy)
+        p.shaping = getattr(_core.Shaping, self.shaping)
+        p.shaping_weight = self.shaping_weight
         return p
 
     def with_(self, **changes: Any) -> SearchParams:
