@@ -1,0 +1,53 @@
+"""Issue 10's tactical suites for the search: immediate wins and forced blocks in Just 4 Fun
+Colours, in positions taken from real games, with a stated pass rate over seeds.
+
+The positions come from seeded games between greedy bots (`test_experts.threat_positions`):
+the mover cannot win at once, the opponent completes a line next turn in at least half of
+50 deals consistent with the mover's view, and some placement leaves the opponent (with the
+cards it really holds) no winning field. The search decides from the mover's view only.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import kibitz
+from kibitz import SearchParams
+from test_experts import IMMEDIATE_WINS, J4FC, threat_positions
+
+SEEDS = range(10)
+
+
+@pytest.mark.parametrize("notation", IMMEDIATE_WINS)
+def test_the_issue_positions_with_an_immediate_win_are_won_at_2000_iterations(notation):
+    state = J4FC.state_from_notation(notation)
+    seat = state.current_player
+    view = state.view(seat).state()
+    for seed in range(20):
+        result = view.search(SearchParams(iterations=2000, seed=seed))
+        assert result.move == "f1" and result.stats[0].proof == "win"
+
+
+def test_forced_blocks_are_played_in_at_least_90_percent_of_seeds_at_20000_iterations():
+    found = threat_positions(10)
+    assert len(found) >= 10
+    blocked = tried = 0
+    for state, good in found:
+        seat = state.current_player
+        view = state.view(seat).state()
+        for seed in SEEDS:
+            blocked += view.search(SearchParams(iterations=20000, seed=seed)).move in good
+            tried += 1
+    assert blocked >= 0.9 * tried, f"{blocked} of {tried}"
+
+
+def test_the_issue_position_with_two_gaps_closes_the_likelier_one():
+    """Seat 1 completes row 3 on a3 (one O) or on e3 (two Y over seat 0's stone). Seat 0
+    cannot close both; an unseen hand pays for a3 far more often (five unseen O against
+    seven Y needing two), so a3 is the block to play."""
+    state = J4FC.state_from_notation(
+        "just4fun_colours players=2 line=4 start=0 draws=0 board=............/............/..11111101../....02....../............/....120101.. hands=OOYYGBP,RRYYBBP stock=6.5.5.5.6.7 discard=2.3.1.4.1.1 supply=15,15 boxed=0,0 base_hands=ROYYGGP,ROOYBBP base_stock=46 base_discard=0.0.0.0.0.0 moves=e6.c3.d6.d3.c6.c6.e3.c4.c4.b3 revealed=- drawn=0.2.1.2.1.0/2.0.1.1.1.1"
+    )
+    view = state.view(0).state()
+    moves = [view.search(SearchParams(iterations=20000, seed=seed)).move for seed in range(20)]
+    assert moves.count("a3") >= 18, moves
