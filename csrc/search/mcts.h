@@ -3,12 +3,15 @@
 // One iteration walks down from the root of every tree in use, applying moves to a copy of
 // the state: at a decision the acting tree selects (UCB1 over availability counts: the
 // parent's visits since the child was created in which the child's move was legal), at
-// chance the game samples. Every tree
-// follows the move by what its observer saw of it. The walk stops after the first new node
-// of the acting tree, plays a rollout to the end, and backs up the reward vector: each node
-// adds the reward of the player who chose its edge (max^n; team games give partners the
-// same reward). References: Kocsis & Szepesvári 2006 (UCT); Cowling, Powley & Whitehouse,
-// "Information Set Monte Carlo Tree Search", IEEE TCIAIG 4(2), 2012 (SO-/MO-ISMCTS).
+// chance the game samples. Every tree follows the move by what its observer saw of it. The
+// walk stops after the first new node of the acting tree, plays a rollout to the end, and
+// backs up the reward vector: each node adds the reward of the player who chose its edge
+// (max^n; team games give partners the same reward). Wins and losses that the observer's
+// information decides are proven and propagate (MCTS-Solver). docs/architecture.md §4 has the
+// details. References: Kocsis & Szepesvári 2006 (UCT); Cowling, Powley & Whitehouse,
+// "Information Set Monte Carlo Tree Search", IEEE TCIAIG 4(2), 2012 (SO-/MO-ISMCTS); Winands,
+// Björnsson & Saito, "Monte-Carlo Tree Search Solver", CG 2008; Teytaud & Teytaud, "On the
+// huge benefit of decisive moves in Monte-Carlo Tree Search algorithms", CIG 2010.
 #pragma once
 #include <algorithm>
 #include <array>

@@ -1,0 +1,104 @@
+"""The playing-strength table of docs/strength.md: each row one seeded match, printed as a
+markdown table with the sample size, the seed, the win share of the first bot and its 95 %
+Wilson interval, and the issue's target for that row.
+
+    python bench/strength.py                  # every row (about an hour on 2 cores)
+    python bench/strength.py --rows j4fc-2p   # the rows whose name contains the text
+    python bench/strength.py --games 40       # fewer games per row, for a quick look
+
+Matches use duplicate deals (every deal played once with each seating) and rotate the seats,
+as ``kibitz match`` does; each row's command line is printed under the table, so any figure
+can be reproduced on its own. The search bots use the presets of ``bots/<game>/``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import time
+from dataclasses import dataclass, field
+
+import kibitz
+from kibitz.match import run_match
+
+
+@dataclass(frozen=True)
+class Row:
+    name: str
+    game: str
+    bots: tuple[str, ...]
+    games: int
+    seed: int
+    target: str  # the issue's target for the first bot, in words
+    players: int = 2
+    options: dict[str, str] = field(default_factory=dict)
+    by_seat: bool = False  # also show the first bot's win rate in each seat
+
+    def command(self, games: int) -> str:
+        options = "".join(f" --option {k}={v}" for k, v in self.options.items())
+        players = f" --players {self.players}" if self.players != 2 else ""
+        return f"kibitz match {self.game}{players}{options} --bots {' '.join(self.bots)} --games {games} --seed {self.seed}"
+
+
+J4 = "ismcts:preset=just4fun_colours/strong"
+J4_4P = "ismcts:preset=just4fun_colours/strong-4p"
+YU = "uct:preset=yucata/strong"
+YU_4P = "uct:preset=yucata/strong-4p"
+CA = "ismcts:preset=canasta_tiles/strong"
+RANDOM_LAYOUT = {"layout": "random"}
+DEFAULT_LAYOUT_START_0 = {"start": "0"}
+
+ROWS = [
+    Row("j4fc-2p-greedy", "just4fun_colours", (J4, "greedy"), 400, 201, ">= 90 %"),
+    Row("j4fc-2p-expert", "just4fun_colours", (J4, "expert"), 400, 202, ">= 80 %"),
+    Row("j4fc-4p-greedy", "just4fun_colours", (J4, "greedy", "greedy", "greedy"), 200, 203, ">= 50 %", players=4),
+    Row("j4fc-4p-greedy-noblock", "just4fun_colours", (J4_4P, "greedy", "greedy", "greedy"), 200, 203, ">= 50 %", players=4),
+    Row("j4fc-4p-expert", "just4fun_colours", (J4, "expert", "expert", "expert"), 200, 204, ">= 40 %", players=4),
+    Row("j4fc-4p-expert-noblock", "just4fun_colours", (J4_4P, "expert", "expert", "expert"), 200, 204, ">= 40 %", players=4),
+    Row("yucata-2p-expert", "yucata", (YU, "expert"), 200, 205, ">= 95 %"),
+    Row("yucata-4p-greedy", "yucata", (YU_4P, "greedy", "greedy", "greedy"), 400, 206, ">= 55 %", 4, RANDOM_LAYOUT),
+    Row("yucata-4p-expert", "yucata", (YU_4P, "expert", "expert", "expert"), 400, 207, ">= 45 %", 4, RANDOM_LAYOUT),
+    Row("yucata-4p-default-search", "yucata", (YU_4P, "greedy", "greedy", "greedy"), 400, 208, "each seat above greedy's", 4,
+        DEFAULT_LAYOUT_START_0, by_seat=True),
+    Row("yucata-4p-default-greedy", "yucata", ("greedy", "greedy", "greedy", "greedy"), 400, 208, "(greedy's own seat rates)", 4,
+        DEFAULT_LAYOUT_START_0, by_seat=True),
+    Row("canasta-greedy", "canasta_tiles", (CA, "greedy"), 200, 209, ">= 80 %", players=4),
+    Row("canasta-expert", "canasta_tiles", (CA, "expert"), 200, 210, ">= 65 %", players=4),
+]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", default="", help="only the rows whose name contains this text (a regular expression)")
+    parser.add_argument("--games", type=int, help="games per row instead of each row's own number")
+    parser.add_argument("--processes", type=int, default=None, help="worker processes per match (default: one per CPU)")
+    args = parser.parse_args()
+    rows = [row for row in ROWS if re.search(args.rows, row.name)]
+    print("| row | game | first bot against | games | seed | win % of the first bot | 95 % interval | target |")
+    print("|---|---|---|---:|---:|---:|---|---|")
+    commands = []
+    for row in rows:
+        games = args.games or row.games
+        started = time.monotonic()
+        game = kibitz.Game(row.game, players=row.players, **row.options)
+        result = run_match(game, list(row.bots), games, row.seed, processes=args.processes)
+        first = result.bots[0]
+        rate = first.win_rate
+        seats = ""
+        if row.by_seat:
+            seats = " (by seat: " + ", ".join(f"{100 * r.mean:.0f}" for r in first.seat_win_rates if r is not None) + ")"
+        against = " ".join(row.bots[1:])
+        print(
+            f"| {row.name} | {row.game} {row.players}p{''.join(f' {k}={v}' for k, v in row.options.items())} | "
+            f"`{row.bots[0]}` vs `{against}` | {games} | {row.seed} | {100 * rate.mean:.1f}{seats} | "
+            f"{100 * rate.low:.1f}–{100 * rate.high:.1f} | {row.target} |",
+            flush=True,
+        )
+        commands.append(f"{row.command(games)}   # {row.name}, {time.monotonic() - started:.0f} s")
+    print()
+    for command in commands:
+        print(f"    {command}")
+
+
+if __name__ == "__main__":
+    main()
