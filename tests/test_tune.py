@@ -142,19 +142,20 @@ def test_the_result_is_verified_written_and_loaded_by_name(in_tmp: Path) -> None
 
 
 def test_parameter_sets_are_found_by_name_and_bad_ones_named(in_tmp: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    write_parameter_set(in_tmp / "elsewhere", "yucata", "fast", "ismcts", {"c": 0.3}, {}, {})
-    with pytest.raises(OptionError, match="no parameter set 'fast'"):
-        kibitz.make_bot("ismcts:preset=fast")
+    # "quick" is a name no shipped preset uses (they are strong, fast, timed, strong-4p)
+    write_parameter_set(in_tmp / "elsewhere", "yucata", "quick", "ismcts", {"c": 0.3}, {}, {})
+    with pytest.raises(OptionError, match="no parameter set 'quick'"):
+        kibitz.make_bot("ismcts:preset=quick")
     monkeypatch.setenv(BOTS_PATH, str(in_tmp / "elsewhere"))
-    assert kibitz.make_bot("ismcts:preset=fast").params.c == 0.3
-    write_parameter_set("bots", "canasta_tiles", "fast", "ismcts", {"c": 0.4}, {}, {})
+    assert kibitz.make_bot("ismcts:preset=quick").params.c == 0.3
+    write_parameter_set("bots", "canasta_tiles", "quick", "ismcts", {"c": 0.4}, {}, {})
     with pytest.raises(OptionError, match="exists for canasta_tiles, yucata: say which"):
-        kibitz.make_bot("ismcts:preset=fast")
-    assert kibitz.make_bot("ismcts:preset=canasta_tiles/fast").params.c == 0.4
+        kibitz.make_bot("ismcts:preset=quick")
+    assert kibitz.make_bot("ismcts:preset=canasta_tiles/quick").params.c == 0.4
     Path("bots/yucata").mkdir(parents=True)
     Path("bots/yucata/broken.json").write_text('{"params": 1}')
     with pytest.raises(OptionError, match="broken.json: not a parameter set"):
-        kibitz.make_bot("ismcts:preset=fast")
+        kibitz.make_bot("ismcts:preset=quick")
     with pytest.raises(OptionError, match="name 'a b'"):
         write_parameter_set("bots", "yucata", "a b", "ismcts", {}, {}, {})
     with pytest.raises(OptionError, match="out of range"):
