@@ -477,4 +477,4 @@ def test_the_registry_marks_exactly_the_games_without_hidden_information():
 
 
 def test_the_registry_marks_exactly_the_games_with_simultaneous_moves():
-    assert SIMULTANEOUS == {"biased_rps", "goofspiel"}  # yak joins with its own commit
+    assert SIMULTANEOUS == {"biased_rps", "goofspiel", "yak"}
