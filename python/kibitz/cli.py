@@ -37,7 +37,7 @@ from rich.console import Console
 from kibitz import __version__
 from kibitz.bots import ALGORITHM_NAMES, Bot, make_bot, parameter_sets, presets
 from kibitz.errors import IllegalMoveError, NotationError, OptionError, UnknownGameError
-from kibitz.game import CHANCE, JOINT_SEPARATOR, Game, State, View, games
+from kibitz.game import CHANCE, Game, State, View, games
 from kibitz.match import (
     BACKENDS,
     SCHEDULES,
@@ -598,10 +598,9 @@ class _SeatAnnouncer:
         self._seat = seat
 
     def __call__(self, state: State, action: int | dict[int, int]) -> None:
-        if isinstance(action, dict):  # a joint move: each choice as this seat saw it
-            seen = state.joint_observation_text(self._seat, action).split(JOINT_SEPARATOR)
-            for mover, text in zip(state.choosing_seats(), seen):
-                print(f"seat {mover} ({self._labels[mover]}) plays {text}")
+        if isinstance(action, dict):  # a joint move: every choice as this seat saw it
+            seats = ", ".join(str(seat) for seat in state.choosing_seats())
+            print(f"seats {seats} choose at once: {state.joint_observation_text(self._seat, action)}")
             return
         text = state.observation_text(self._seat, action)
         if text == "?":
