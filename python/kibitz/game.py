@@ -94,7 +94,7 @@ class Game:
         """Nothing is hidden: every seat's view is the full state."""
         self.simultaneous: bool = self._info.simultaneous
         """Some decisions are simultaneous: several seats choose at once (:meth:`State.is_simultaneous`)."""
-        self.constants: list[tuple[str, str, str]] = [tuple(c) for c in self._info.constants]  # type: ignore[misc]
+        self.constants: list[tuple[str, str, str]] = [(name, value, status) for name, value, status in self._info.constants]
         """The rule constants the game declares: (name, value, status), status ``R`` marking a
         reconstruction where the rules are not known."""
 

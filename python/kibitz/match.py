@@ -57,7 +57,7 @@ from kibitz.stats import (  # noqa: F401  (Z_95, standard_error: kibitz.match's 
 )
 
 SHARE_DIGITS = 2  # a win share is a sum of fractions such as 1/3
-MoveHook = Callable[[State, "int | dict[int, int]"], None]
+MoveHook = Callable[[State, int | dict[int, int]], None]
 """Called with the state and what is about to be applied: an action id (a decision or a chance
 outcome), or at a simultaneous node the joint move, seat -> action id."""
 
