@@ -12,7 +12,7 @@ def opening():
     return kibitz.Game("just4fun_colours", players=4).new_initial_state(1)
 
 
-@pytest.mark.parametrize("game,players", [("just4fun_colours", 4), ("yucata", 4)])
+@pytest.mark.parametrize("game,players", [("just4fun_colours", 4), ("yucata", 4), ("yak", 4)])
 def test_random_playouts(benchmark, game, players):
     state = kibitz.Game(game, players=players).new_initial_state(1)
     decisions = benchmark(state._s.random_playouts, 1000, 7)

@@ -3,24 +3,58 @@ apply, chance_outcomes) on any game, and on j4fc_reference.Model, which offers t
 
 from __future__ import annotations
 
+import itertools
 import random
 
 
+def joint_moves(s) -> list[dict[int, int]]:
+    """Every joint move of a simultaneous node (seat -> action), the last seat varying fastest."""
+    seats = s.choosing_seats()
+    return [dict(zip(seats, combo)) for combo in itertools.product(*(s.legal_actions_for(seat) for seat in seats))]
+
+
+def successors(s) -> list:
+    """Every state one ply after `s`: after each legal decision, chance outcome or joint move."""
+    out = []
+    for move in joint_moves(s) if is_simultaneous(s) else s.legal_actions():
+        c = s.clone()
+        c.apply_joint(move) if isinstance(move, dict) else c.apply(move)
+        out.append(c)
+    return out
+
+
+def is_simultaneous(s) -> bool:
+    """Whether `s` is a simultaneous node (a model without them never is)."""
+    return bool(getattr(s, "is_simultaneous", lambda: False)())
+
+
 def enumerate_perft(s, depth: int, play_last: bool = True) -> int:
-    """Leaves after `depth` plies (a decision and a chance outcome are one ply each; a game that
-    ends earlier is one leaf), enumerated with is_terminal, legal_actions, clone and apply.
-    With play_last=False the moves of the last ply are counted without being played (each is
-    one leaf whether or not it ends the game): faster, but they are not applied."""
+    """Leaves after `depth` plies (a decision, a joint move and a chance outcome are one ply
+    each; a game that ends earlier is one leaf), enumerated with is_terminal, legal_actions
+    (legal_actions_for and apply_joint at a simultaneous node), clone and apply. With
+    play_last=False the moves of the last ply are counted without being played (each is one
+    leaf whether or not it ends the game): faster, but they are not applied."""
     if depth == 0 or s.is_terminal():
         return 1
     if depth == 1 and not play_last:
-        return len(s.legal_actions())
-    total = 0
-    for a in s.legal_actions():
-        c = s.clone()
-        c.apply(a)
-        total += enumerate_perft(c, depth - 1, play_last)
-    return total
+        return len(joint_moves(s)) if is_simultaneous(s) else len(s.legal_actions())
+    return sum(enumerate_perft(c, depth - 1, play_last) for c in successors(s))
+
+
+def random_joint(rng: random.Random, s) -> dict[int, int]:
+    """A joint move of a simultaneous node, each seat's action uniform among its own."""
+    return {seat: rng.choice(s.legal_actions_for(seat)) for seat in s.choosing_seats()}
+
+
+def random_step(rng: random.Random, s) -> None:
+    """Plays one uniformly random step: a chance outcome with its probability, a random joint
+    move, or a random decision."""
+    if s.is_chance():
+        s.apply(random_outcome(rng, s))
+    elif is_simultaneous(s):
+        s.apply_joint(random_joint(rng, s))
+    else:
+        s.apply(rng.choice(s.legal_actions()))
 
 
 def same_outcomes(got, expected) -> bool:
@@ -34,12 +68,7 @@ def random_outcome(rng: random.Random, s) -> int:
     return rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
 
 
-def lasting_actions(s) -> list[int]:
-    """The legal actions after which the game is not over."""
-    lasting = []
-    for a in s.legal_actions():
-        c = s.clone()
-        c.apply(a)
-        if not c.is_terminal():
-            lasting.append(a)
-    return lasting
+def lasting_actions(s) -> list:
+    """The legal actions (joint moves at a simultaneous node) after which the game is not over."""
+    moves = joint_moves(s) if is_simultaneous(s) else s.legal_actions()
+    return [move for move, after in zip(moves, successors(s)) if not after.is_terminal()]

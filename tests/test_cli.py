@@ -47,6 +47,18 @@ def test_games_lists_games_and_options(capsys: pytest.CaptureFixture[str]) -> No
     assert "Just 4 Fun Colours" in out
     assert re.search(r"^\s+line\s+line length", out, re.MULTILINE)
     assert re.search(r"^\s+players\s+number of players", out, re.MULTILINE)
+    # a game's rule constants, the reconstructed ones marked
+    assert re.search(r"^\s+\[R\] GROUP_POINTS\s+2, 4, 7, 11, 16, 22 .*\(R\)$", out, re.MULTILINE)
+    assert re.search(r"^\s{8}yurt limit\s+8\s+\(C\)$", out, re.MULTILINE)
+
+
+def test_a_human_at_a_simultaneous_node_sees_only_its_own_choice(monkeypatch, capsys: pytest.CaptureFixture[str]) -> None:
+    answers = iter(["choose market", "take meat milk", "quit"])
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
+    assert main(["play", "yak", "--players", "2", "--bots", "random", "--human", "1", "--seed", "4"]) == 1
+    out = capsys.readouterr().out
+    assert "legal moves: choose build choose restock choose market" in out
+    assert re.search(r"seats \d, \d choose at once: (\? \| choose market|choose market \| \?); reveal \d \w+", out)
 
 
 def test_match_prints_a_table(capsys: pytest.CaptureFixture[str]) -> None:

@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import kibitz
+from state_helpers import random_joint
 
 GAMES = {g.name: g for g in kibitz.games()}
 ALPHABET = "0123456789.,;/?-=abcdefROYGBPx "
@@ -28,6 +29,8 @@ def sample_texts() -> list[tuple[kibitz.Game, str, bool]]:
                 while not s.is_terminal():
                     if s.is_chance():
                         s.apply(s.sample_chance(rng.getrandbits(63)))
+                    elif s.is_simultaneous():
+                        s.apply_joint(random_joint(rng, s))
                     else:
                         s.apply(rng.choice(s.legal_actions()))
                     step += 1
@@ -75,7 +78,9 @@ def test_mutated_notation_reads_or_raises_a_value_error(index, ops):
         view = state.view(seat)
         assert view.state().view(seat).notation() == view.notation()
         state.determinize(seat, 1)
-    if not state.is_terminal():
+    if state.is_simultaneous():
+        assert all(state.legal_actions_for(seat) for seat in state.choosing_seats())
+    elif not state.is_terminal():
         assert state.legal_actions()
 
 

@@ -28,6 +28,15 @@ class AnyState {
   virtual std::vector<Action> legal_actions() const = 0;  // decisions, or chance outcomes at chance
   virtual std::vector<std::pair<Action, double>> chance_outcomes() const = 0;
   virtual void apply(Action action) = 0;  // checked: IllegalMoveError leaves the state unchanged
+  // Simultaneous nodes (game.h, SimultaneousGame): the seats that choose, in recording order
+  // (empty elsewhere); a seat's legal actions there (at a decision node, the mover's: its
+  // legal_actions(); otherwise none); the joint move, seat -> action, checked: every choosing
+  // seat exactly once and each action legal, or IllegalMoveError and the state is unchanged.
+  virtual bool has_simultaneous_moves() const = 0;
+  virtual std::vector<int> choosing_seats() const = 0;
+  virtual std::vector<Action> legal_actions_for(int seat) const = 0;
+  virtual void apply_joint(const std::map<int, Action>& joint) = 0;
+  virtual Action observe_choice(int observer, int chooser, Action action) const = 0;
   virtual std::vector<double> returns() const = 0;
   virtual std::vector<double> scores() const = 0;
   virtual std::vector<double> ranks() const = 0;
@@ -38,6 +47,7 @@ class AnyState {
   // The protocol's `observe`: what `seat` sees of `action` as text, and the state after the
   // next action seen as `seen` (re-dealt consistently with seat's view).
   virtual std::string observation_string(int seat, Action action) const = 0;
+  virtual std::string joint_observation_string(int seat, const std::map<int, Action>& joint) const = 0;
   virtual std::unique_ptr<AnyState> after_observation(int seat, const std::string& seen, std::uint64_t seed) const = 0;
   virtual std::string action_to_string(Action action) const = 0;
   virtual Action parse_action(const std::string& text) const = 0;
@@ -53,6 +63,10 @@ class AnyState {
   virtual search::SolveResult solve() const = 0;
   virtual Action greedy_action(std::uint64_t seed) const = 0;
   virtual Action heuristic_action(std::uint64_t seed) const = 0;
+  // The same for a choosing seat at a simultaneous node (search/mcts.h greedy_choice; the game's
+  // heuristic_choice).
+  virtual Action greedy_choice(int seat, std::uint64_t seed) const = 0;
+  virtual Action heuristic_choice(int seat, std::uint64_t seed) const = 0;
   virtual Action sample_chance(std::uint64_t seed) const = 0;
   virtual std::uint64_t perft(int depth) const = 0;
   // Plays `count` random games from this state; returns the total number of decisions.
@@ -75,7 +89,7 @@ class StateImpl final : public AnyState {
 
   std::vector<Action> legal_actions() const override {
     std::vector<Action> out;
-    if (s_.is_terminal()) return out;
+    if (s_.is_terminal() || s_.current_player() == kSimultaneousPlayer) return out;
     if (s_.current_player() == kChancePlayer) {
       for (const auto& [a, p] : chance_outcomes()) out.push_back(a);
       return out;
@@ -97,6 +111,9 @@ class StateImpl final : public AnyState {
 
   void apply(Action action) override {
     if (s_.is_terminal()) throw IllegalMoveError(std::string("the ") + S::kName + " game is over; no move can be applied");
+    if (s_.current_player() == kSimultaneousPlayer)
+      throw IllegalMoveError(std::string("seats ") + seat_list(choosing_seats()) + " choose at once here (a simultaneous node of " + S::kName +
+                             "): apply a joint move, one action per choosing seat");
     const auto legal = legal_actions();
     if (std::find(legal.begin(), legal.end(), action) == legal.end()) {
       std::string name;
@@ -112,6 +129,62 @@ class StateImpl final : public AnyState {
                              (chance ? "; possible outcomes: " : " (seat " + std::to_string(s_.current_player()) + " to move); legal: ") + listing);
     }
     s_.apply(action);
+  }
+
+  bool has_simultaneous_moves() const override { return SimultaneousGame<S>; }
+
+  std::vector<int> choosing_seats() const override {
+    if constexpr (SimultaneousGame<S>) {
+      if (s_.current_player() == kSimultaneousPlayer) {
+        std::array<int, S::kMaxPlayers> buf;
+        const int n = s_.choosing_seats(buf.data());
+        return {buf.begin(), buf.begin() + n};
+      }
+    }
+    return {};
+  }
+
+  std::vector<Action> legal_actions_for(int seat) const override {
+    check_seat(seat);
+    if constexpr (SimultaneousGame<S>) {
+      if (s_.current_player() == kSimultaneousPlayer) {
+        const auto seats = choosing_seats();
+        if (std::find(seats.begin(), seats.end(), seat) == seats.end()) return {};
+        std::array<Action, S::kMaxActions> buf;
+        const int n = s_.legal_choices(seat, buf.data());
+        return {buf.begin(), buf.begin() + n};
+      }
+    }
+    return s_.current_player() == seat ? legal_actions() : std::vector<Action>{};
+  }
+
+  void apply_joint(const std::map<int, Action>& joint) override {
+    const auto seats = choosing_seats();
+    if (seats.empty())
+      throw IllegalMoveError(std::string("no joint move here: ") + (s_.is_terminal() ? "the game is over" : s_.current_player() == kChancePlayer ? "chance is to act" : "seat " + std::to_string(s_.current_player()) + " alone is to move"));
+    for (const auto& [seat, action] : joint)
+      if (std::find(seats.begin(), seats.end(), seat) == seats.end())
+        throw IllegalMoveError("seat " + std::to_string(seat) + " does not choose here; the choosing seats are " + seat_list(seats));
+    std::array<Action, S::kMaxPlayers> buf;
+    buf.fill(kNoAction);
+    for (int seat : seats) {
+      const auto it = joint.find(seat);
+      if (it == joint.end()) throw IllegalMoveError("the joint move has no action of seat " + std::to_string(seat) + "; every choosing seat (" + seat_list(seats) + ") needs one");
+      const auto legal = legal_actions_for(seat);
+      if (std::find(legal.begin(), legal.end(), it->second) == legal.end())
+        throw IllegalMoveError("illegal move " + action_name(it->second) + " for seat " + std::to_string(seat) + " in " + S::kName + "; legal: " + listing(legal));
+      buf[seat] = it->second;
+    }
+    if constexpr (SimultaneousGame<S>) s_.apply_joint(buf.data());
+  }
+
+  Action observe_choice(int observer, int chooser, Action action) const override {
+    check_seat(observer), check_seat(chooser);
+    if constexpr (SimultaneousGame<S>) {
+      if (observer == chooser) return action;
+      return s_.observe_choice(observer, chooser, action);
+    }
+    throw std::invalid_argument(std::string(S::kName) + " has no simultaneous nodes");
   }
 
   std::vector<double> returns() const override { return per_player(&S::returns); }
@@ -132,10 +205,33 @@ class StateImpl final : public AnyState {
     return seen == kUnobserved ? "?" : s_.action_to_string(seen);
   }
 
+  // A joint move as `seat` sees it: the game's text, or each choice in recording order (its own
+  // in full, another's as observe_choice shows it, "?" for nothing) joined by kJointSeparator.
+  std::string joint_observation_string(int seat, const std::map<int, Action>& joint) const override {
+    check_seat(seat);
+    StateImpl checked(s_);
+    checked.apply_joint(joint);  // refuses a joint move that is not legal here
+    if constexpr (HasJointObservationText<S>) {
+      std::array<Action, S::kMaxPlayers> buf;
+      buf.fill(kNoAction);
+      for (const auto& [q, a] : joint) buf[q] = a;
+      return s_.joint_observation_string(seat, buf.data());
+    }
+    std::string text;
+    for (int q : choosing_seats()) {
+      const Action seen = observe_choice(seat, q, joint.at(q));
+      text += (text.empty() ? "" : std::string(kJointSeparator)) + (seen == kUnobserved ? std::string("?") : s_.action_to_string(seen));
+    }
+    return text;
+  }
+
   std::unique_ptr<AnyState> after_observation(int seat, const std::string& seen, std::uint64_t seed) const override {
     check_seat(seat);
     Rng rng(seed);
     if (s_.is_terminal()) throw IllegalMoveError("the game is over");
+    if constexpr (SimultaneousGame<S>) {
+      if (s_.current_player() == kSimultaneousPlayer) return after_joint_observation(seat, seen, rng);
+    }
     if constexpr (HasObservationText<S>) {
       return std::make_unique<StateImpl>(s_.after_observation(seat, seen, rng));
     } else {
@@ -193,6 +289,18 @@ class StateImpl final : public AnyState {
     Rng rng(seed);
     return s_.heuristic_action(rng);
   }
+  Action greedy_choice(int seat, std::uint64_t seed) const override {
+    require_choosing(seat);
+    Rng rng(seed);
+    if constexpr (SimultaneousGame<S>) return search::greedy_choice(s_, seat, rng);
+    return kNoAction;  // not reached: require_choosing refuses every seat of a sequential game
+  }
+  Action heuristic_choice(int seat, std::uint64_t seed) const override {
+    require_choosing(seat);
+    Rng rng(seed);
+    if constexpr (SimultaneousGame<S>) return s_.heuristic_choice(seat, rng);
+    return kNoAction;
+  }
   Action sample_chance(std::uint64_t seed) const override {
     if (s_.current_player() != kChancePlayer) throw std::invalid_argument("not a chance node");
     Rng rng(seed);
@@ -231,13 +339,100 @@ class StateImpl final : public AnyState {
     return seat;
   }
   void require_decision() const {
+    if (s_.current_player() == kSimultaneousPlayer)
+      throw std::invalid_argument("a simultaneous node: seats " + seat_list(choosing_seats()) + " choose at once; ask for one seat's choice");
     if (s_.current_player() < 0) throw std::invalid_argument("not a decision node: the game is over or chance is to act");
   }
-  // Leaves after `depth` plies, where a decision and a chance outcome are one ply each;
-  // a game that ends earlier counts as one leaf.
+  void require_choosing(int seat) const {
+    check_seat(seat);
+    const auto seats = choosing_seats();
+    if (seats.empty()) throw std::invalid_argument("not a simultaneous node");
+    if (std::find(seats.begin(), seats.end(), seat) == seats.end())
+      throw std::invalid_argument("seat " + std::to_string(seat) + " does not choose here; the choosing seats are " + seat_list(seats));
+  }
+  static std::string seat_list(const std::vector<int>& seats) {
+    std::string text;
+    for (int q : seats) text += (text.empty() ? "" : ", ") + std::to_string(q);
+    return text;
+  }
+  std::string action_name(Action action) const {
+    try {
+      return "'" + s_.action_to_string(action) + "'";
+    } catch (const NotationError&) {
+      return "action id " + std::to_string(action);
+    }
+  }
+  std::string listing(const std::vector<Action>& actions) const {
+    std::string text;
+    for (Action a : actions) text += (text.empty() ? "" : " ") + s_.action_to_string(a);
+    return text;
+  }
+
+  // The state after the joint move `seat` saw as `seen`: the game's reading of its own text, or
+  // the generic one, which tries states consistent with the view until each choice has a legal
+  // action that reads as seen, plays them and determinizes again.
+  std::unique_ptr<AnyState> after_joint_observation(int seat, const std::string& seen, Rng& rng) const {
+    if constexpr (HasJointObservationText<S>) {
+      return std::make_unique<StateImpl>(s_.after_observation(seat, seen, rng));
+    } else {
+      const auto seats = choosing_seats();
+      std::vector<std::string> parts;
+      for (std::size_t begin = 0;;) {
+        const std::size_t end = seen.find(kJointSeparator, begin);
+        parts.push_back(seen.substr(begin, end == std::string::npos ? std::string::npos : end - begin));
+        if (end == std::string::npos) break;
+        begin = end + kJointSeparator.size();
+      }
+      if (parts.size() != seats.size())
+        throw NotationError("a joint move here has " + std::to_string(seats.size()) + " choices (seats " + seat_list(seats) + ", joined by '" +
+                            std::string(kJointSeparator) + "'), got '" + seen + "'");
+      constexpr int kAttempts = 1000;
+      for (int attempt = 0; attempt < kAttempts; ++attempt) {
+        StateImpl sample(attempt == 0 ? s_ : s_.determinize(seat, rng));
+        std::map<int, Action> joint;
+        for (std::size_t i = 0; i < seats.size(); ++i) {
+          std::vector<Action> fits;
+          for (Action a : sample.legal_actions_for(seats[i])) {
+            const Action shown = observe_choice(seat, seats[i], a);
+            if ((shown == kUnobserved ? std::string("?") : s_.action_to_string(shown)) == parts[i]) fits.push_back(a);
+          }
+          if (fits.empty()) break;
+          joint[seats[i]] = fits[rng.below(static_cast<std::uint32_t>(fits.size()))];
+        }
+        if (joint.size() == seats.size()) {
+          sample.apply_joint(joint);
+          return std::make_unique<StateImpl>(sample.s_.determinize(seat, rng));
+        }
+      }
+      throw IllegalMoveError("seat " + std::to_string(seat) + " cannot see the joint move '" + seen + "' here");
+    }
+  }
+
+  // Leaves after `depth` plies, where a decision, a joint move and a chance outcome are one ply
+  // each; a game that ends earlier counts as one leaf.
   static std::uint64_t perft_from(const S& s, int depth) {
     if (depth == 0 || s.is_terminal()) return 1;
     std::uint64_t n = 0;
+    if constexpr (SimultaneousGame<S>) {
+      if (s.current_player() == kSimultaneousPlayer) {
+        std::array<int, S::kMaxPlayers> seats;
+        const int k = s.choosing_seats(seats.data());
+        std::array<std::array<Action, S::kMaxActions>, S::kMaxPlayers> choices;
+        std::array<int, S::kMaxPlayers> counts{}, index{};
+        for (int i = 0; i < k; ++i) counts[i] = s.legal_choices(seats[i], choices[i].data());
+        std::array<Action, S::kMaxPlayers> joint;
+        joint.fill(kNoAction);
+        while (true) {  // every combination, the last seat's choice varying fastest
+          for (int i = 0; i < k; ++i) joint[seats[i]] = choices[i][index[i]];
+          S next = s;
+          next.apply_joint(joint.data());
+          n += perft_from(next, depth - 1);
+          int i = k - 1;
+          while (i >= 0 && ++index[i] == counts[i]) index[i--] = 0;
+          if (i < 0) return n;
+        }
+      }
+    }
     if (s.current_player() == kChancePlayer) {
       std::array<ChanceOutcome, S::kMaxChanceOutcomes> buf;
       const int k = s.chance_outcomes(buf.data());
@@ -272,6 +467,10 @@ struct GameInfo {
   std::function<std::unique_ptr<AnyState>(const std::string&)> from_view;
   std::function<void(const std::map<std::string, std::string>&)> check_options;
   bool perfect_information = false;  // no hidden information: every view is the full state
+  // The rule constants a user may want to see (`kibitz games`): name, value, and where the value
+  // comes from (a status such as "C" confirmed or "R" a reconstruction, as the spec marks it).
+  std::vector<std::array<std::string, 3>> constants = {};
+  bool simultaneous = false;  // some nodes are simultaneous (set by registry() from the state type)
 };
 
 const std::vector<GameInfo>& registry();

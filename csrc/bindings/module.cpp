@@ -17,6 +17,8 @@ PYBIND11_MODULE(_core, m) {
 
   m.attr("CHANCE") = kChancePlayer;
   m.attr("TERMINAL") = kTerminalPlayer;
+  m.attr("SIMULTANEOUS") = kSimultaneousPlayer;
+  m.attr("JOINT_SEPARATOR") = std::string(kJointSeparator);
   m.attr("UNOBSERVED") = kUnobserved;
 
   py::class_<GameInfo>(m, "GameInfo")
@@ -26,6 +28,8 @@ PYBIND11_MODULE(_core, m) {
       .def_readonly("max_players", &GameInfo::max_players)
       .def_readonly("options", &GameInfo::options)
       .def_readonly("perfect_information", &GameInfo::perfect_information)
+      .def_readonly("simultaneous", &GameInfo::simultaneous)
+      .def_readonly("constants", &GameInfo::constants)
       .def("initial", [](const GameInfo& g, const std::map<std::string, std::string>& o, std::uint64_t seed) { return g.initial(o, seed); })
       .def("from_string", [](const GameInfo& g, const std::string& t) { return g.from_string(t); })
       .def("from_view", [](const GameInfo& g, const std::string& t) { return g.from_view(t); })
@@ -125,6 +129,11 @@ PYBIND11_MODULE(_core, m) {
       .def("legal_actions", &AnyState::legal_actions)
       .def("chance_outcomes", &AnyState::chance_outcomes)
       .def("apply", &AnyState::apply)
+      .def("choosing_seats", &AnyState::choosing_seats)
+      .def("legal_actions_for", &AnyState::legal_actions_for)
+      .def("apply_joint", &AnyState::apply_joint)
+      .def("observe_choice", &AnyState::observe_choice)
+      .def("joint_observation_string", &AnyState::joint_observation_string)
       .def("returns", &AnyState::returns)
       .def("scores", &AnyState::scores)
       .def("ranks", &AnyState::ranks)
@@ -145,6 +154,8 @@ PYBIND11_MODULE(_core, m) {
       .def("solve", &AnyState::solve, py::call_guard<py::gil_scoped_release>())
       .def("greedy_action", &AnyState::greedy_action)
       .def("heuristic_action", &AnyState::heuristic_action)
+      .def("greedy_choice", &AnyState::greedy_choice)
+      .def("heuristic_choice", &AnyState::heuristic_choice)
       .def("sample_chance", &AnyState::sample_chance)
       .def("perft", &AnyState::perft, py::call_guard<py::gil_scoped_release>())
       .def("random_playouts", &AnyState::random_playouts, py::call_guard<py::gil_scoped_release>())

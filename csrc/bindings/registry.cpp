@@ -10,9 +10,16 @@ namespace kibitz {
 GameInfo just4fun_colours_entry();
 GameInfo yucata_entry();
 GameInfo canasta_tiles_entry();
+GameInfo yak_entry();
+GameInfo biased_rps_entry();
+GameInfo goofspiel_entry();
 
 const std::vector<GameInfo>& registry() {
-  static const std::vector<GameInfo> games = {just4fun_colours_entry(), yucata_entry(), canasta_tiles_entry()};
+  static const std::vector<GameInfo> games = [] {
+    std::vector<GameInfo> all = {just4fun_colours_entry(), yucata_entry(), canasta_tiles_entry(), yak_entry(), biased_rps_entry(), goofspiel_entry()};
+    for (GameInfo& g : all) g.simultaneous = g.initial({}, 0)->has_simultaneous_moves();  // from the state type: declared once
+    return all;
+  }();
   return games;
 }
 

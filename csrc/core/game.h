@@ -19,9 +19,11 @@ namespace kibitz {
 // [0, S::kMaxChanceOutcomes). The meaning of an id depends on whose turn it is.
 using Action = std::uint32_t;
 
-// current_player() returns a seat in [0, num_players()) or one of these.
+// current_player() returns a seat in [0, num_players()) or one of these. kSimultaneousPlayer
+// occurs only in games that model simultaneous decisions (SimultaneousGame below).
 inline constexpr int kChancePlayer = -1;
 inline constexpr int kTerminalPlayer = -2;
+inline constexpr int kSimultaneousPlayer = -3;
 
 // What observe() returns when a seat learns nothing about an action beyond the fact that it
 // happened (which the turn structure already tells every seat).
@@ -108,6 +110,42 @@ concept HasObservationText = requires(const S s, int seat, Action a, std::string
   { s.observation_string(seat, a) } -> std::convertible_to<std::string>;
   { s.after_observation(seat, seen, rng) } -> std::same_as<S>;
 };
+
+// Simultaneous decisions (docs/architecture.md §2.3): a game whose current_player() can be
+// kSimultaneousPlayer, a node where several seats choose at once, each from its own legal list,
+// and the choices take effect together. At such a node the sequential members (legal_actions,
+// apply, observe, heuristic_action) are never called; these are:
+// choosing_seats(seats): the seats that choose here (at least one), written into `seats` (room
+// for kMaxPlayers) in the game's recording order (how logs list a joint move); returns the count.
+// legal_choices(seat, actions): a choosing seat's legal actions (at least one, distinct, in a
+// deterministic order); an id names the same move for every seat at the node, so that
+// action_to_string and parse_action read it without knowing the seat.
+// apply_joint(joint): joint[seat] is the action of each choosing seat (the other entries are not
+// read). Precondition: each is legal.
+// observe_choice(observer, chooser, a): what `observer` sees of chooser's `a` when the joint move
+// is made: `a`, a class id (< kMaxActions) or kUnobserved. Its own choice a seat always knows.
+// A choice hidden at the joint move is revealed later only through later observations (Yak:
+// the card's owner's first Noon decision has an id range of its own).
+// heuristic_choice(seat, rng): the rollout policy's choice for a choosing seat.
+template <class S>
+concept SimultaneousGame = Game<S> && requires(const S cs, S s, Rng& rng, Action a, Action* actions, const Action* joint, int seat,
+                                               int* seats) {
+  { cs.choosing_seats(seats) } -> std::convertible_to<int>;
+  { cs.legal_choices(seat, actions) } -> std::convertible_to<int>;
+  s.apply_joint(joint);
+  { cs.observe_choice(seat, seat, a) } -> std::convertible_to<Action>;
+  { cs.heuristic_choice(seat, rng) } -> std::convertible_to<Action>;
+};
+
+// Optional for a SimultaneousGame, the protocol's text of a joint move as `seat` sees it, when it
+// shows more than each choice's observe_choice (Yak: the reveal of the card that acts first). Its
+// after_observation(seat, seen, rng) at a simultaneous node then reads this text. Without it the
+// bindings write the choices in recording order joined by kJointSeparator, "?" for one not seen.
+template <class S>
+concept HasJointObservationText = SimultaneousGame<S> && requires(const S s, int seat, const Action* joint) {
+  { s.joint_observation_string(seat, joint) } -> std::convertible_to<std::string>;
+};
+inline constexpr std::string_view kJointSeparator = " | ";
 
 // Optional members the search uses when a game has them (docs/architecture.md §4):
 //

@@ -51,19 +51,37 @@ Action uniform_random_action(const S& state, Rng& rng) {
   }
 }
 
-// The greedy one-ply bot: the legal move whose resulting position evaluates best for the
-// mover (chance after the move is not looked at); ties broken at random.
-template <Game S>
-Action greedy_action(const S& state, Rng& rng) {
+// A uniformly random legal choice of a choosing seat at a simultaneous node.
+template <SimultaneousGame S>
+Action uniform_random_choice(const S& state, int seat, Rng& rng) {
   std::array<Action, S::kMaxActions> actions;
-  const int n = state.legal_actions(actions.data());
-  const int seat = state.current_player();
+  const int n = state.legal_choices(seat, actions.data());
+  return actions[rng.below(static_cast<std::uint32_t>(n))];
+}
+
+// Plays the simultaneous node `state` is at, each choosing seat's action from pick(seat) (asked in
+// recording order); returns the number of choices made.
+template <SimultaneousGame S, class Pick>
+int play_joint(S& state, Pick&& pick) {
+  std::array<int, S::kMaxPlayers> seats;
+  const int n = state.choosing_seats(seats.data());
+  std::array<Action, S::kMaxPlayers> joint;
+  joint.fill(kNoAction);
+  for (int i = 0; i < n; ++i) joint[seats[i]] = pick(seats[i]);
+  state.apply_joint(joint.data());
+  return n;
+}
+
+// Of the `n` actions, the one whose successor (a copy of `state` after play(copy, action))
+// evaluates best for `seat`; ties broken at random.
+template <Game S, class Play>
+Action best_evaluated(const S& state, const Action* actions, int n, int seat, Rng& rng, Play&& play) {
   double best = -1e300;
   Action pick = actions[0];
   int ties = 0;
   for (int i = 0; i < n; ++i) {
     S next = state;
-    next.apply(actions[i]);
+    play(next, actions[i]);
     const double value = next.evaluate(seat);
     if (value > best) {
       best = value, pick = actions[i], ties = 1;
@@ -72,6 +90,34 @@ Action greedy_action(const S& state, Rng& rng) {
     }
   }
   return pick;
+}
+
+// The greedy one-ply bot at a simultaneous node, for choosing seat `seat`: its choice whose
+// result evaluates best for it. The other choosing seats' choices, which it cannot see, are drawn
+// uniformly once and kept the same for each of its own; ties broken at random.
+template <SimultaneousGame S>
+Action greedy_choice(const S& state, int seat, Rng& rng) {
+  std::array<int, S::kMaxPlayers> seats;
+  const int k = state.choosing_seats(seats.data());
+  std::array<Action, S::kMaxPlayers> joint;
+  joint.fill(kNoAction);
+  for (int i = 0; i < k; ++i)
+    if (seats[i] != seat) joint[seats[i]] = uniform_random_choice(state, seats[i], rng);
+  std::array<Action, S::kMaxActions> actions;
+  const int n = state.legal_choices(seat, actions.data());
+  return best_evaluated(state, actions.data(), n, seat, rng, [&](S& next, Action a) {
+    joint[seat] = a;
+    next.apply_joint(joint.data());
+  });
+}
+
+// The greedy one-ply bot: the legal move whose resulting position evaluates best for the
+// mover (chance after the move is not looked at); ties broken at random.
+template <Game S>
+Action greedy_action(const S& state, Rng& rng) {
+  std::array<Action, S::kMaxActions> actions;
+  const int n = state.legal_actions(actions.data());
+  return best_evaluated(state, actions.data(), n, state.current_player(), rng, [](S& next, Action a) { next.apply(a); });
 }
 
 
@@ -557,6 +603,10 @@ inline Action final_action(const std::vector<ActionStats>& stats, FinalMove rule
 // searched (a stop at once) the answer is the greedy bot's move.
 template <Game S>
 Result search(const S& root, const Params& params) {
+  // The trees do not model joint nodes yet, and every position of such a game leads to one.
+  if constexpr (SimultaneousGame<S>)
+    throw std::invalid_argument(std::string("simultaneous nodes are not searched yet: ") + S::kName +
+                                " has simultaneous decisions, which every search from its positions would reach; use the random or greedy bot");
   const int seat = root.current_player();
   if (seat < 0) throw std::invalid_argument("search needs a decision node: the state is terminal or a chance node");
   if (params.iterations == 0 && params.time_limit_ms <= 0 && !params.stop)
@@ -684,13 +734,17 @@ Result search(const S& root, const Params& params) {
 }
 
 // Plays uniformly random moves (and samples chance) to the end; returns the number of
-// decisions made. The random-playout benchmark measures this loop.
+// decisions made, each seat's choice at a simultaneous node counting as one. The random-playout
+// benchmark measures this loop.
 template <Game S>
 int random_playout(S& state, Rng& rng) {
   int decisions = 0;
   while (!state.is_terminal()) {
-    if (state.current_player() == kChancePlayer) {
+    const int player = state.current_player();
+    if (player == kChancePlayer) {
       state.apply(state.sample_chance(rng));
+    } else if (player == kSimultaneousPlayer) {
+      if constexpr (SimultaneousGame<S>) decisions += play_joint(state, [&](int seat) { return uniform_random_choice(state, seat, rng); });
     } else {
       state.apply(uniform_random_action(state, rng));
       ++decisions;
@@ -700,13 +754,16 @@ int random_playout(S& state, Rng& rng) {
 }
 
 // Plays the game's heuristic rollout policy (and samples chance) to the end; returns the
-// number of decisions made.
+// number of decisions made, counted as random_playout counts them.
 template <Game S>
 int heuristic_playout(S& state, Rng& rng) {
   int decisions = 0;
   while (!state.is_terminal()) {
-    if (state.current_player() == kChancePlayer) {
+    const int player = state.current_player();
+    if (player == kChancePlayer) {
       state.apply(state.sample_chance(rng));
+    } else if (player == kSimultaneousPlayer) {
+      if constexpr (SimultaneousGame<S>) decisions += play_joint(state, [&](int seat) { return state.heuristic_choice(seat, rng); });
     } else {
       state.apply(state.heuristic_action(rng));
       ++decisions;

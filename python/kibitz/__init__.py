@@ -20,9 +20,12 @@ from kibitz.bots import Bot, GreedyBot, RandomBot, SearchBot, make_bot, parse_sp
 from kibitz.errors import IllegalMoveError, NotationError, OptionError, UnknownGameError
 from kibitz.game import (
     CHANCE,
+    JOINT_SEPARATOR,
+    SIMULTANEOUS,
     TERMINAL,
     ActionStat,
     Game,
+    JointMove,
     SearchProgress,
     SearchResult,
     State,
@@ -37,6 +40,8 @@ from kibitz.stats import SPRT
 
 __all__ = [
     "CHANCE",
+    "JOINT_SEPARATOR",
+    "SIMULTANEOUS",
     "TERMINAL",
     "ActionStat",
     "Bot",
@@ -44,6 +49,7 @@ __all__ = [
     "GameRecord",
     "GreedyBot",
     "IllegalMoveError",
+    "JointMove",
     "MatchResult",
     "NotationError",
     "OptionError",

@@ -20,6 +20,7 @@ from kibitz.params import SearchParams
 GAME = "just4fun_colours"
 YUCATA = "yucata"
 CANASTA = "canasta_tiles"
+YAK = "yak"
 
 
 def _opening(players: int = 4, seed: int = 1) -> State:
@@ -52,7 +53,9 @@ def figures(scale: float = 1.0, repeats: int = 3) -> dict[str, Any]:
     """Named throughput figures at the opening of 4-player Just 4 Fun Colours; of Yucata'
     (random playouts with 4 players; UCT, the perfect-information search, with 2 players);
     and of a tile Canasta round (``canasta_tiles.*``, a tenth of the workload: a playout there
-    is a whole round of about 130 decisions and 60 draws).
+    is a whole round of about 130 decisions and 60 draws); and of 4-player Yak from its first
+    Sunrise (``yak.*``, a fifth: a uniformly random game has some 360 decisions, Sunrise
+    choices counted one per player; the search does not play Yak yet).
 
     ``scale`` multiplies every workload (use < 1 for a quick look). Each figure is the best
     of ``repeats`` runs, the measurements taken round-robin so that a burst of load on a
@@ -67,6 +70,8 @@ def figures(scale: float = 1.0, repeats: int = 3) -> dict[str, Any]:
     canasta = Game(CANASTA).new_initial_state(1)
     m = max(1, n // 10)
     canasta_ismcts = SearchParams(algorithm="so_ismcts", iterations=m, seed=1)
+    yak = Game(YAK, players=4).new_initial_state(1)
+    k = max(1, n // 5)
     measurements: dict[str, Any] = {
         f"{GAME}.random_playouts_per_s": lambda: random_playouts_per_s(state, 2 * n),
         f"{GAME}.ismcts_iterations_per_s": lambda: search_iterations_per_s(state, ismcts),
@@ -80,6 +85,8 @@ def figures(scale: float = 1.0, repeats: int = 3) -> dict[str, Any]:
         f"{CANASTA}.random_round_playouts_per_s": lambda: heuristic_playouts_per_s(canasta, m),
         f"{CANASTA}.uniform_random_playouts_per_s": lambda: random_playouts_per_s(canasta, 2 * m),
         f"{CANASTA}.ismcts_iterations_per_s": lambda: search_iterations_per_s(canasta, canasta_ismcts),
+        f"{YAK}.random_playouts_per_s": lambda: random_playouts_per_s(yak, k),
+        f"{YAK}.heuristic_playouts_per_s": lambda: heuristic_playouts_per_s(yak, k),
     }
     best: dict[str, Any] = {name: 0.0 for name in measurements}
     for _ in range(repeats):

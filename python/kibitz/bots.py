@@ -36,7 +36,8 @@ class Bot(Protocol):
     """What a bot implements.
 
     ``act`` receives the bot's :class:`View` (its own hand and everything public, nothing
-    else) and returns a legal move as an action id or text. A bot that sets
+    else) and returns a legal move as an action id or text; at a simultaneous node, the move
+    of its own seat (``view.seat``), chosen without seeing the other seats'. A bot that sets
     ``sees_everything = True`` receives the full :class:`State` instead; only the
     perfect-information baseline does that, and match tables mark it.
     """
@@ -57,21 +58,24 @@ class _SeededBot:
 
 
 class RandomBot(_SeededBot):
-    """Uniformly random legal moves."""
+    """Uniformly random legal moves (its own seat's at a simultaneous node)."""
 
     name = "random"
 
     def act(self, view: View) -> Move:
-        return self._rng.choice(view.state().legal_actions())
+        return self._rng.choice(view.state().legal_actions_for(view.seat))
 
 
 class GreedyBot(_SeededBot):
-    """The game's one-ply greedy bot: the move whose result evaluates best."""
+    """The game's one-ply greedy bot: the move whose result evaluates best. At a simultaneous
+    node the other seats' choices, which it cannot see, are drawn at random."""
 
     name = "greedy"
 
     def act(self, view: View) -> Move:
-        return view.state()._s.greedy_action(self._rng.getrandbits(63))
+        state = view.state()
+        seed = self._rng.getrandbits(63)
+        return state._s.greedy_choice(view.seat, seed) if state.is_simultaneous() else state._s.greedy_action(seed)
 
 
 class SearchBot:

@@ -30,7 +30,7 @@ import sys
 import warnings
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, cast
 
 from rich.console import Console
 
@@ -298,7 +298,8 @@ def _make_game(args: argparse.Namespace) -> Game:
 
 
 def games_command(args: argparse.Namespace) -> int:
-    """``kibitz games``: every game with its player range, description and options."""
+    """``kibitz games``: every game with its player range, description, options and the rule
+    constants it declares, reconstructed values marked."""
     for info in games():
         print(f"{info.name}  ({info.min_players}-{info.max_players} players)")
         print(f"  {info.description}")
@@ -307,6 +308,12 @@ def games_command(args: argparse.Namespace) -> int:
             print("  options:")
             for name, help_text in info.options:
                 print(f"    {name:<{width}}  {help_text}")
+        if info.constants:
+            width = max(len(name) for name, _, _ in info.constants)
+            print("  rule constants ([R]: a reconstruction, not from the published rules):")
+            for name, value, status in info.constants:
+                mark = "[R]" if "R" in status.split() else "   "
+                print(f"    {mark} {name:<{width}}  {value}  ({status})")
     return 0
 
 
@@ -572,13 +579,14 @@ class _FullAnnouncer:
     def __init__(self, labels: list[str]) -> None:
         self._labels = labels
 
-    def __call__(self, state: State, action: int) -> None:
+    def __call__(self, state: State, action: int | dict[int, int]) -> None:
         seat = state.current_player
         if seat == CHANCE:
-            print(f"  chance: {state.move_to_string(action)}")
+            print(f"  chance: {state.move_to_string(cast(int, action))}")
             return
         print(state)
-        print(f"seat {seat} ({self._labels[seat]}) plays {state.move_to_string(action)}")
+        for mover, move in (action.items() if isinstance(action, dict) else [(seat, action)]):
+            print(f"seat {mover} ({self._labels[mover]}) plays {state.move_to_string(move)}")
 
 
 class _SeatAnnouncer:
@@ -589,7 +597,11 @@ class _SeatAnnouncer:
         self._labels = labels
         self._seat = seat
 
-    def __call__(self, state: State, action: int) -> None:
+    def __call__(self, state: State, action: int | dict[int, int]) -> None:
+        if isinstance(action, dict):  # a joint move: every choice as this seat saw it
+            seats = ", ".join(str(seat) for seat in state.choosing_seats())
+            print(f"seats {seats} choose at once: {state.joint_observation_text(self._seat, action)}")
+            return
         text = state.observation_text(self._seat, action)
         if text == "?":
             return
@@ -623,7 +635,7 @@ class HumanPlayer:
         # what it knows, so moves are checked exactly against it.
         state = view.state()
         print(f"your view (seat {view.seat}):\n{view.render()}")
-        print(f"legal moves: {' '.join(state.legal_moves())}")
+        print(f"legal moves: {' '.join(state.legal_moves_for(view.seat))}")
         while True:
             text = input(f"seat {view.seat}> ").strip()
             command = text.lower()
@@ -632,7 +644,10 @@ class HumanPlayer:
             elif command == "hint":
                 self._hints += 1
                 bot = make_bot(HINT_BOT, seed=derive_seed(self._hint_seed, self._hints))
-                print(f"hint ({HINT_BOT}): {state.move_to_string(bot_action(state, view.seat, bot, HINT_BOT))}")
+                try:
+                    print(f"hint ({HINT_BOT}): {state.move_to_string(bot_action(state, view.seat, bot, HINT_BOT))}")
+                except ValueError as err:  # a game the search does not play yet (simultaneous moves)
+                    print(f"no hint: {err}")
             elif command == "undo":
                 if can_undo:
                     raise _Undo
@@ -641,19 +656,22 @@ class HumanPlayer:
                 raise QuitGame
             else:
                 try:
-                    action = _parse_any_case(state, text)
-                    state.clone().apply(action)
+                    action = _parse_any_case(state, view.seat, text)
+                    if not state.is_simultaneous():
+                        state.clone().apply(action)
+                    elif action not in state.legal_actions_for(view.seat):
+                        raise IllegalMoveError(f"illegal move {text!r}; legal: {' '.join(state.legal_moves_for(view.seat))}")
                 except (IllegalMoveError, NotationError) as err:
                     print(f"error: {err}")
                 else:
                     return action
 
 
-def _parse_any_case(state: State, text: str) -> int:
-    """The action ``text`` names in any case: the legal move it spells (``A1`` for ``a1``),
-    else the first of the text as typed, in lower case or in upper case that reads as a move
-    (so that an illegal move is called illegal, not unreadable); raises NotationError."""
-    same = [move for move in state.legal_moves() if move.lower() == text.lower()]
+def _parse_any_case(state: State, seat: int, text: str) -> int:
+    """The action ``text`` names in any case: the legal move of ``seat`` it spells (``A1`` for
+    ``a1``), else the first of the text as typed, in lower case or in upper case that reads as a
+    move (so that an illegal move is called illegal, not unreadable); raises NotationError."""
+    same = [move for move in state.legal_moves_for(seat) if move.lower() == text.lower()]
     if len(same) == 1:
         return state.parse_move(same[0])
     for spelling in (text.lower(), text.upper()):

@@ -14,6 +14,7 @@ True
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -23,8 +24,15 @@ from kibitz.errors import IllegalMoveError, NotationError, OptionError, UnknownG
 
 CHANCE: int = _core.CHANCE
 TERMINAL: int = _core.TERMINAL
+SIMULTANEOUS: int = _core.SIMULTANEOUS
+"""``current_player`` at a simultaneous node: several seats choose at once (see
+:meth:`State.is_simultaneous`)."""
+JOINT_SEPARATOR: str = _core.JOINT_SEPARATOR
+"""Between the choices of a joint move's observation text (:meth:`State.joint_observation_text`)."""
 
 Move = int | str
+JointMove = Mapping[int, Move]
+"""A joint move: seat -> that seat's move (action id or text), one for every choosing seat."""
 ACTION_ID_LIMIT = 1 << 32  # action ids are 32-bit in the core
 SEED_LIMIT = 1 << 64  # seeds are 64-bit in the core
 DEPTH_LIMIT = 1 << 31  # perft depths are C++ ints
@@ -84,6 +92,11 @@ class Game:
         """The team of each seat (each seat its own team except in partnership games)."""
         self.perfect_information: bool = self._info.perfect_information
         """Nothing is hidden: every seat's view is the full state."""
+        self.simultaneous: bool = self._info.simultaneous
+        """Some decisions are simultaneous: several seats choose at once (:meth:`State.is_simultaneous`)."""
+        self.constants: list[tuple[str, str, str]] = [(name, value, status) for name, value, status in self._info.constants]
+        """The rule constants the game declares: (name, value, status), status ``R`` marking a
+        reconstruction where the rules are not known."""
 
     @classmethod
     def of_notation(cls, text: str) -> Game:
@@ -142,6 +155,16 @@ class Game:
     def __repr__(self) -> str:
         opts = "".join(f", {k}={v}" for k, v in sorted(self.options.items()))
         return f"Game({self.name!r}{opts})"
+
+
+def _seats_text(seats: list[int]) -> str:
+    return ", ".join(str(seat) for seat in seats)
+
+
+def _whose_turn(state: State) -> str:
+    if state.is_terminal():
+        return "the game is over"
+    return "chance is to act" if state.is_chance() else f"seat {state.current_player} alone is to move"
 
 
 def _fields(notation: str) -> dict[str, str]:
@@ -225,7 +248,7 @@ class State:
 
     @property
     def current_player(self) -> int:
-        """The seat to move, or ``CHANCE`` (-1), or ``TERMINAL`` (-2)."""
+        """The seat to move, or ``CHANCE`` (-1), ``TERMINAL`` (-2) or ``SIMULTANEOUS`` (-3)."""
         return self._s.current_player
 
     def is_terminal(self) -> bool:
@@ -234,14 +257,45 @@ class State:
     def is_chance(self) -> bool:
         return self._s.current_player == CHANCE
 
+    def is_simultaneous(self) -> bool:
+        """Several seats choose at once here (:meth:`choosing_seats`): each picks from its own
+        :meth:`legal_actions_for`, and :meth:`apply_joint` plays the choices together.
+
+        >>> s = Game("biased_rps").new_initial_state()
+        >>> s.is_simultaneous(), s.choosing_seats(), s.legal_moves_for(1)
+        (True, [0, 1], ['rock', 'paper', 'scissors'])
+        >>> s.apply_joint({0: "paper", 1: "rock"})
+        >>> s.is_chance(), s.scores()
+        (True, [25.0, -25.0])
+        """
+        return self._s.current_player == SIMULTANEOUS
+
+    def choosing_seats(self) -> list[int]:
+        """The seats that choose at this simultaneous node, in the order a game log records
+        their choices; empty elsewhere."""
+        return self._s.choosing_seats()
+
     # -- moves ------------------------------------------------------------------------------
     def legal_actions(self) -> list[int]:
-        """Legal decision ids, or the possible chance outcomes at a chance node."""
+        """Legal decision ids, or the possible chance outcomes at a chance node. At a
+        simultaneous node each seat has its own: raises IllegalMoveError pointing to
+        :meth:`legal_actions_for`."""
+        if self.is_simultaneous():
+            raise IllegalMoveError(f"seats {_seats_text(self.choosing_seats())} choose at once here: ask legal_actions_for(seat)")
         return self._s.legal_actions()
 
     def legal_moves(self) -> list[str]:
-        """The legal actions as text."""
-        return [self._s.action_to_string(a) for a in self._s.legal_actions()]
+        """The legal actions as text (see :meth:`legal_actions`)."""
+        return [self._s.action_to_string(a) for a in self.legal_actions()]
+
+    def legal_actions_for(self, seat: int) -> list[int]:
+        """The legal decisions of ``seat``: a choosing seat's at a simultaneous node, the
+        mover's at a decision node; empty for a seat that does not decide here."""
+        return self._s.legal_actions_for(self._seat(seat))
+
+    def legal_moves_for(self, seat: int) -> list[str]:
+        """:meth:`legal_actions_for` as text."""
+        return [self._s.action_to_string(a) for a in self.legal_actions_for(seat)]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """(outcome, probability) pairs at a chance node; empty elsewhere."""
@@ -260,8 +314,50 @@ class State:
 
     def apply(self, move: Move) -> None:
         """Plays a decision or a chance outcome. On IllegalMoveError or NotationError the
-        state is unchanged."""
+        state is unchanged. A simultaneous node takes :meth:`apply_joint` instead."""
         self._s.apply(self.parse_move(move))
+
+    def parse_joint(self, joint: JointMove) -> dict[int, int]:
+        """The action ids of a joint move (seat -> move, as text or id), checked: a mapping
+        with exactly one legal move for every choosing seat. Raises IllegalMoveError (a seat
+        missing, one that does not choose here, an illegal move) or NotationError (a move that
+        does not read), naming the seat and the move."""
+        if not isinstance(joint, Mapping):
+            raise NotationError(f"a joint move is a mapping seat -> move, got {shown(joint)}")
+        seats = self.choosing_seats()
+        if not seats:
+            raise IllegalMoveError(f"no joint move here: {_whose_turn(self)}")
+        for seat in joint:
+            if not isinstance(seat, int) or isinstance(seat, bool) or seat not in seats:
+                raise IllegalMoveError(f"seat {shown(seat)} does not choose here; the choosing seats are {_seats_text(seats)}")
+        missing = [seat for seat in seats if seat not in joint]
+        if missing:
+            raise IllegalMoveError(f"the joint move has no move of seat {_seats_text(missing)}; every choosing seat ({_seats_text(seats)}) needs one")
+        actions = {}
+        for seat in seats:
+            try:
+                action = self.parse_move(joint[seat])
+            except NotationError as err:
+                raise NotationError(f"seat {seat}: {err}") from None
+            legal = self._s.legal_actions_for(seat)
+            if action not in legal:
+                listing = " ".join(self._s.action_to_string(a) for a in legal)
+                raise IllegalMoveError(f"seat {seat}: {self._name(action)} is not legal here; legal: {listing}")
+            actions[seat] = action
+        return actions
+
+    def apply_joint(self, joint: JointMove) -> None:
+        """Plays the simultaneous node: ``joint`` maps every choosing seat (no other) to its
+        move, text or id (see :meth:`parse_joint` for the errors). On an error the state is
+        unchanged."""
+        self._s.apply_joint(self.parse_joint(joint))
+
+    def _name(self, action: int) -> str:
+        """An action for an error message: its text quoted, or its id when it has no text here."""
+        try:
+            return repr(self._s.action_to_string(action))
+        except NotationError:
+            return f"action id {action}"
 
     def sample_chance(self, seed: int) -> int:
         """One chance outcome drawn with its probability; ``seed`` in 0..2^64-1."""
@@ -309,6 +405,19 @@ class State:
         seen = self._s.observe(self._seat(seat), checked_int(action, "action id", 0, ACTION_ID_LIMIT - 1))
         return None if seen == _core.UNOBSERVED else seen
 
+    def observe_choice(self, observer: int, chooser: int, action: int) -> int | None:
+        """What ``observer`` sees, when the joint move is made, of the choice ``action`` of
+        ``chooser`` at this simultaneous node: the action, a class id, or ``None`` (a choice
+        kept secret, such as Yak's Sunrise card, shown only later)."""
+        seen = self._s.observe_choice(self._seat(observer), self._seat(chooser), checked_int(action, "action id", 0, ACTION_ID_LIMIT - 1))
+        return None if seen == _core.UNOBSERVED else seen
+
+    def joint_observation_text(self, seat: int, joint: JointMove) -> str:
+        """What ``seat`` sees of the joint move ``joint`` played here, as text (the protocol's
+        ``observe``): by default the choices in :meth:`choosing_seats` order joined by
+        :data:`JOINT_SEPARATOR`, ``?`` for one it does not see. :meth:`View.advance` reads it."""
+        return self._s.joint_observation_string(self._seat(seat), self.parse_joint(joint))
+
     def observation_text(self, seat: int, action: int) -> str:
         """What ``seat`` sees of ``action`` played here, as text: the move, ``?`` when it
         sees nothing of it, or more when the move shows something (a blocked turn in Just 4
@@ -341,7 +450,11 @@ class State:
         read while the search runs. ``until_stopped``: ignore the budgets of ``params`` and
         search until ``stop`` is set."""
         if self._s.current_player < 0:
-            raise IllegalMoveError("search needs a seat to move; this state is terminal or a chance node")
+            raise IllegalMoveError(
+                "simultaneous nodes are not searched yet: several seats choose at once here"
+                if self.is_simultaneous()
+                else "search needs a seat to move; this state is terminal or a chance node"
+            )
         core = params.to_core()
         if stop is not None:
             core.stop = stop
@@ -388,7 +501,8 @@ class State:
         return SolveResult(self._s.action_to_string(result.action), result.action, values, result.nodes, result.seconds)
 
     def perft(self, depth: int) -> int:
-        """Leaves after ``depth`` plies; a decision and a chance outcome are one ply each."""
+        """Leaves after ``depth`` plies; a decision, a joint move (every combination of the
+        choosing seats' moves) and a chance outcome are one ply each."""
         return self._s.perft(checked_int(depth, "perft depth", 0, DEPTH_LIMIT - 1))
 
     # -- display ----------------------------------------------------------------------------

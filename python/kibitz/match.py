@@ -38,7 +38,7 @@ from rich.table import Table
 
 from kibitz.bots import Bot, SearchBot, make_bot, parse_spec
 from kibitz.errors import IllegalMoveError, NotationError, OptionError
-from kibitz.game import CHANCE, Game, State
+from kibitz.game import CHANCE, SIMULTANEOUS, Game, State
 from kibitz.params import PARAMETERS, SearchParams
 from kibitz.records import RECORD_VERSION, GameRecord, appender, read_results
 from kibitz.stats import (  # noqa: F401  (Z_95, standard_error: kibitz.match's names before kibitz.stats)
@@ -57,8 +57,9 @@ from kibitz.stats import (  # noqa: F401  (Z_95, standard_error: kibitz.match's 
 )
 
 SHARE_DIGITS = 2  # a win share is a sum of fractions such as 1/3
-MoveHook = Callable[[State, int], None]
-"""Called with the state and the action about to be applied (decisions and chance outcomes)."""
+MoveHook = Callable[[State, int | dict[int, int]], None]
+"""Called with the state and what is about to be applied: an action id (a decision or a chance
+outcome), or at a simultaneous node the joint move, seat -> action id."""
 
 
 # -- seeds ------------------------------------------------------------------------------------
@@ -144,12 +145,25 @@ def play_out(
 ) -> None:
     """Plays ``state`` to the end: the k-th chance outcome drawn with ``derive_seed(seed,
     "chance", k)`` (so that a deal replayed with other players draws the same cards while the
-    piles hold the same cards), each decision ``decide(state, seat)``. Every action is shown to ``on_move`` and
-    appended to ``record`` (ids, texts) before it is applied, so that an exception raised by
-    ``decide`` leaves the game so far recorded."""
+    piles hold the same cards), each decision ``decide(state, seat)``. At a simultaneous node
+    every choosing seat is asked, in :meth:`State.choosing_seats` order, on the same state
+    before any choice is applied, so that no seat sees another's; the record lists the choices
+    in that order (a game log's convention, as Yak's rules record Sunrise). Every action is shown
+    to ``on_move`` and appended to ``record`` (ids, texts) before it is applied, so that an
+    exception raised by ``decide`` leaves the game so far recorded."""
     draws = 0  # chance outcomes so far: the k-th is drawn the same way however the decisions went
     while not state.is_terminal():
         seat = state.current_player
+        if seat == SIMULTANEOUS:
+            joint = {chooser: decide(state, chooser) for chooser in state.choosing_seats()}
+            if on_move is not None:
+                on_move(state, joint)
+            if record is not None:
+                for chooser, choice in joint.items():
+                    record[0].append(choice)
+                    record[1].append(state.move_to_string(choice))
+            state.apply_joint(joint)
+            continue
         if seat == CHANCE:
             action = state.sample_chance(derive_seed(seed, "chance", draws))
             draws += 1
@@ -173,8 +187,8 @@ def bot_action(state: State, seat: int, bot: Bot, label: str) -> int:
         action = state.parse_move(move)
     except NotationError as err:
         raise NotationError(f"bot {label!r} at seat {seat} played {move!r}: {err}") from None
-    if action not in state.legal_actions():
-        legal = " ".join(state.legal_moves())
+    if action not in state.legal_actions_for(seat):
+        legal = " ".join(state.legal_moves_for(seat))
         raise IllegalMoveError(f"bot {label!r} at seat {seat} played {move!r}, which is illegal here; legal: {legal}")
     return action
 
@@ -186,7 +200,8 @@ def play_game(game: Game, specs: list[str], seed: int, record: bool = True) -> G
 
 
 def replay(record: GameRecord) -> State:
-    """Rebuilds a recorded game and returns its final state.
+    """Rebuilds a recorded game and returns its final state. At a simultaneous node the next
+    recorded actions are the choosing seats' choices, in :meth:`State.choosing_seats` order.
 
     Raises ValueError (IllegalMoveError, NotationError and OptionError are ValueErrors too)
     if a recorded action or its text does not fit, if the game does not end with the last
@@ -195,21 +210,32 @@ def replay(record: GameRecord) -> State:
     state = initial_state(Game(record.game, **record.options), record.seed)
     if len(record.moves) != len(record.actions):
         raise ValueError(f"record has {len(record.actions)} actions but {len(record.moves)} moves")
-    for step, (action, move) in enumerate(zip(record.actions, record.moves)):
+    step, total = 0, len(record.actions)
+    while step < total:
         if state.is_terminal():
-            raise ValueError(f"the game ended after {step} of the {len(record.actions)} recorded actions")
-        if state.move_to_string(action) != move:
-            raise ValueError(f"action {step} is {action} ({state.move_to_string(action)!r}), the record says {move!r}")
+            raise ValueError(f"the game ended after {step} of the {total} recorded actions")
+        seats = state.choosing_seats() or [state.current_player]
+        if step + len(seats) > total:
+            raise ValueError(f"the record ends inside the joint move of seats {', '.join(map(str, seats))} (action {step})")
+        for i in range(len(seats)):
+            action, move = record.actions[step + i], record.moves[step + i]
+            if state.move_to_string(action) != move:
+                raise ValueError(f"action {step + i} is {action} ({state.move_to_string(action)!r}), the record says {move!r}")
         try:
-            state.apply(action)
+            if state.is_simultaneous():
+                state.apply_joint(dict(zip(seats, record.actions[step : step + len(seats)])))
+            else:
+                state.apply(record.actions[step])
         except (IllegalMoveError, NotationError) as err:
-            raise type(err)(f"recorded action {step} ({move!r}): {err}") from None
+            moves = ", ".join(repr(m) for m in record.moves[step : step + len(seats)])
+            raise type(err)(f"recorded action {step} ({moves}): {err}") from None
+        step += len(seats)
     if record.adjudication is not None:  # a forfeit: the game stopped where the seat failed
         seat = record.adjudication["seat"]
         if record.adjudication.get("phase") == "start":
             if record.actions:
                 raise ValueError(f"seat {seat} forfeited at start-up, but the record has {len(record.actions)} actions")
-        elif state.is_terminal() or state.current_player != seat:
+        elif state.is_terminal() or (state.current_player != seat and seat not in state.choosing_seats()):
             raise ValueError(f"the forfeit of seat {seat} does not fit: it was not that seat's decision")
         return state
     if not state.is_terminal():

@@ -424,26 +424,32 @@ def referee_game(
     actions: list[int] = []
     moves: list[str] = []
 
-    def tell_every_seat(s: State, action: int) -> None:
+    def tell_every_seat(s: State, action: int | dict[int, int]) -> None:
         for seat, player in enumerate(seats):
-            player.observe(s.observation_text(seat, action))
+            player.observe(s.joint_observation_text(seat, action) if isinstance(action, dict) else s.observation_text(seat, action))
+
+    asked = [0]  # the seat being asked (at a simultaneous node, one of several)
+
+    def decide(s: State, mover: int) -> int:
+        asked[0] = mover
+        return _legal_action(s, mover, seats[mover].decide(s, clocks))
 
     try:
-        play_out(state, seed, lambda s, mover: _legal_action(s, seats[mover].decide(s, clocks)), tell_every_seat, (actions, moves))
+        play_out(state, seed, decide, tell_every_seat, (actions, moves))
     except SeatFault as fault:
-        mover = state.current_player
+        mover = asked[0]
         seats[mover].close(graceful=False)
         return record(actions, moves, Adjudication(mover, labels[mover], str(fault)))
     return record(actions, moves, None)
 
 
-def _legal_action(state: State, move: str) -> int:
+def _legal_action(state: State, seat: int, move: str) -> int:
     try:
         action = state.parse_move(move)
     except NotationError as err:
         raise SeatFault(f"unreadable move {move!r}: {err}") from None
-    if action not in state.legal_actions():
-        raise SeatFault(f"illegal move {move!r}; legal: {' '.join(state.legal_moves())}")
+    if action not in state.legal_actions_for(seat):
+        raise SeatFault(f"illegal move {move!r}; legal: {' '.join(state.legal_moves_for(seat))}")
     return action
 
 
