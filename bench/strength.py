@@ -5,6 +5,7 @@ Wilson interval, and the issue's target for that row.
     python bench/strength.py                  # every row (about an hour on 2 cores)
     python bench/strength.py --rows j4fc-2p   # the rows whose name contains the text
     python bench/strength.py --games 40       # fewer games per row, for a quick look
+    python bench/strength.py --table ablations  # what each technique adds, at 2,000 iterations
 
 Matches use duplicate deals (every deal played once with each seating) and rotate the seats,
 as ``kibitz match`` does; each row's command line is printed under the table, so any figure
@@ -66,15 +67,48 @@ ROWS = [
     Row("canasta-expert", "canasta_tiles", (CA, "expert"), 200, 210, ">= 65 %", players=4),
 ]
 
+# One technique off at a time, against the same opponents and seeds as the full bot at the same
+# budget (2,000 iterations, where a row of 1,000 games costs a few minutes): the rows that the
+# choices of the presets and defaults rest on.
+J4_2K = "ismcts:preset=just4fun_colours/fast"
+J4_2K_4P = "ismcts:preset=just4fun_colours/fast,policy.block=0"
+G3 = ("greedy", "greedy", "greedy")
+ABLATIONS = [
+    Row("j4fc-2p-full", "just4fun_colours", (J4_2K, "greedy"), 1000, 31, "the defaults"),
+    Row("j4fc-2p-no-solver", "just4fun_colours", (J4_2K + ",solver=0", "greedy"), 1000, 31, "solver off"),
+    Row("j4fc-2p-no-line-terms", "just4fun_colours", (J4_2K + ",policy.free_line=0,policy.broken_line=0", "greedy"), 1000, 31,
+        "rollouts without the line terms"),
+    Row("j4fc-2p-no-block", "just4fun_colours", (J4_2K + ",policy.block=0", "greedy"), 1000, 31, "rollouts that do not block"),
+    Row("j4fc-2p-random-rollouts", "just4fun_colours", (J4_2K + ",rollout=random", "greedy"), 1000, 31, "uniform rollouts"),
+    Row("j4fc-2p-mo", "just4fun_colours", ("mo_ismcts:iterations=2000", "greedy"), 1000, 31, "MO-ISMCTS"),
+    Row("j4fc-2p-pimc", "just4fun_colours", ("pimc:iterations=2000", "greedy"), 1000, 31, "PIMC"),
+    Row("j4fc-2p-cheat", "just4fun_colours", ("uct:iterations=2000", "greedy"), 1000, 31, "UCT that sees every hand"),
+    Row("j4fc-2p-full-expert", "just4fun_colours", (J4_2K, "expert"), 400, 32, "the defaults"),
+    Row("j4fc-2p-cheat-expert", "just4fun_colours", ("uct:iterations=2000", "expert"), 400, 32, "UCT that sees every hand"),
+    Row("j4fc-4p-block", "just4fun_colours", (J4_2K, *G3), 400, 51, "rollouts that block", players=4),
+    Row("j4fc-4p-noblock", "just4fun_colours", (J4_2K_4P, *G3), 400, 51, "strong-4p's rollouts", players=4),
+    Row("j4fc-4p-noblock-no-line-terms", "just4fun_colours", (J4_2K_4P + ",policy.free_line=0,policy.broken_line=0", *G3), 400, 51,
+        "... without the line terms", players=4),
+    Row("j4fc-4p-noblock-rank", "just4fun_colours", (J4_2K_4P + ",shaping=rank,shaping_weight=0.5", *G3), 400, 51,
+        "... with rank shaping", players=4),
+    Row("j4fc-4p-noblock-mo", "just4fun_colours", ("mo_ismcts:iterations=2000,policy.block=0", *G3), 400, 51, "... MO-ISMCTS",
+        players=4),
+    Row("yucata-4p-none", "yucata", ("uct:iterations=5000", *G3), 400, 71, "no shaping", 4, RANDOM_LAYOUT),
+    Row("yucata-4p-rank", "yucata", ("uct:iterations=5000,shaping=rank,shaping_weight=0.5", *G3), 400, 71, "rank shaping 0.5", 4,
+        RANDOM_LAYOUT),
+]
+TABLES = {"targets": ROWS, "ablations": ABLATIONS}
+
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--table", choices=sorted(TABLES), default="targets", help="the issue's targets, or one technique off at a time")
     parser.add_argument("--rows", default="", help="only the rows whose name contains this text (a regular expression)")
     parser.add_argument("--games", type=int, help="games per row instead of each row's own number")
     parser.add_argument("--processes", type=int, default=None, help="worker processes per match (default: one per CPU)")
     args = parser.parse_args()
-    rows = [row for row in ROWS if re.search(args.rows, row.name)]
-    print("| row | game | first bot against | games | seed | win % of the first bot | 95 % interval | target |")
+    rows = [row for row in TABLES[args.table] if re.search(args.rows, row.name)]
+    print(f"| row | game | first bot against | games | seed | win % of the first bot | 95 % interval | {'target' if args.table == 'targets' else 'what differs'} |")
     print("|---|---|---|---:|---:|---:|---|---|")
     commands = []
     for row in rows:

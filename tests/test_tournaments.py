@@ -20,7 +20,7 @@ import kibitz
 from kibitz.cli import main
 from kibitz.errors import OptionError
 from kibitz.game import CHANCE
-from kibitz.match import MatchPlan, Participant, derive_seed, initial_state, run_match
+from kibitz.match import MatchPlan, Participant, Scoreboard, derive_seed, initial_state, run_match
 from kibitz.records import GameRecord
 from kibitz.referee import Clocks, EnginePlayer, TimeControl, Tournament, player
 from kibitz.stats import SPRT
@@ -254,3 +254,21 @@ def test_referee_out_resumes_like_results_and_the_cli_reads_the_new_flags(tmp_pa
     assert "elo0 must be below elo1" in capsys.readouterr().err
     assert main(["match", "just4fun_colours", "--bots", "greedy", "random", "--games", "4", "--no-duplicate", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["duplicate"] is False
+
+
+def test_the_progress_status_is_the_first_players_running_score_elo_and_llr() -> None:
+    result = run_match(J4FC, ["greedy", "random"], 12, seed=3, processes=1)
+    plan = MatchPlan(J4FC, ["greedy", "random"], 12, 3)
+    board = Scoreboard(plan, {}, SPRT(0, 50))
+    assert board.status() == ""
+    records = {r.index: r for r in result.records}
+    board.add(records[1])  # the second game of the first pair: the pair is not complete yet
+    assert board.status() == ""
+    board.add(records[0])
+    assert board.status().startswith("greedy: score ") and "Elo" not in board.status()
+    for g in range(2, 12):
+        board.add(records[g])
+    elo = result.bots[0].elo
+    assert elo is not None and board.sprt_result is not None
+    expected = f"greedy: score {100 * elo.score:.1f} %, Elo {elo.elo:+.0f} ±{elo.error:.0f}, LLR {board.sprt_result.llr:+.2f}"
+    assert board.status() == expected

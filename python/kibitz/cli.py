@@ -24,15 +24,17 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import random
 import sys
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, cast
 
 from rich.console import Console
+from rich.progress import MofNCompleteColumn, Progress, TextColumn
 
 from kibitz import __version__
 from kibitz.bots import ALGORITHM_NAMES, Bot, make_bot, parameter_sets, presets
@@ -55,8 +57,9 @@ from kibitz.match import (
 from kibitz.params import PARAMETERS
 from kibitz.records import GameRecord, read_records
 from kibitz.referee import ENGINE_PREFIX, TimeControl, Tournament
+from kibitz.plots import check_plotting, plot_ratings, plot_tuning
 from kibitz.stats import SPRT
-from kibitz.tune import DEFAULT_STORAGE, METHODS, Trial, tune
+from kibitz.tune import DEFAULT_STORAGE, METHODS, Trial, TuneResult, tune
 
 DEFAULT_PLAY_BOTS = ["ismcts:iterations=2000", "ismcts:iterations=2000"]
 HINT_BOT = "ismcts:iterations=5000"  # the suggestion `hint` shows at the human prompt
@@ -158,6 +161,7 @@ def _parser() -> argparse.ArgumentParser:
     match.add_argument("--processes", type=int, help="worker processes (default: one per CPU)")
     match.add_argument("--out", metavar="FILE.jsonl", help="append every game's record to this file; resume from it")
     match.add_argument("--json", action="store_true", help="print the results as JSON instead of a table")
+    match.add_argument("--plot", metavar="FILE.png", help="draw the ratings with their intervals to this file (needs kibitz[plot])")
     _add_backend_arguments(match)
     _add_referee_arguments(match)
     match.set_defaults(run=match_command)
@@ -177,6 +181,7 @@ def _parser() -> argparse.ArgumentParser:
     _add_tournament_arguments(referee)
     referee.add_argument("--out", "--results", dest="out", metavar="FILE.jsonl", help="append each game here as it ends; resume from it")
     referee.add_argument("--json", action="store_true", help="print the results as JSON instead of a table")
+    referee.add_argument("--plot", metavar="FILE.png", help="draw the ratings with their intervals to this file (needs kibitz[plot])")
     _add_backend_arguments(referee)
     _add_referee_arguments(referee)
     referee.set_defaults(run=referee_command)
@@ -210,6 +215,9 @@ def _parser() -> argparse.ArgumentParser:
     tune_parser.add_argument("--name", help="name of the parameter set written to FOLDER/GAME/NAME.json (default tuned-<players>p)")
     tune_parser.add_argument("--folder", default="bots", help="where parameter sets are written (default ./bots)")
     tune_parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    tune_parser.add_argument(
+        "--plot", metavar="FILE.png", help="draw the tuning history and the parameters' importances to this file (needs kibitz[plot])"
+    )
     _add_backend_arguments(tune_parser)
     tune_parser.set_defaults(run=tune_command)
 
@@ -403,6 +411,8 @@ def match_command(args: argparse.Namespace) -> int:
         return referee_command(args)
     game = _make_game(args)
     sprt = None if args.sprt is None else SPRT.parse(args.sprt)
+    if args.plot:
+        check_plotting()
     result = run_match(
         game,
         args.bots,
@@ -417,7 +427,14 @@ def match_command(args: argparse.Namespace) -> int:
         backend=_backend(args),
     )
     _print_result(result, args.json)
+    _plot(result, args.plot)
     return 0
+
+
+def _plot(result: MatchResult, path: str | None) -> None:
+    if path:
+        plot_ratings(result, path)
+        print(f"plot written: {path}", file=sys.stderr)
 
 
 DEFAULT_GAMES = 100
@@ -432,6 +449,8 @@ def _games(args: argparse.Namespace) -> int:
 
 def referee_command(args: argparse.Namespace) -> int:
     """``kibitz referee``: a tournament over the text protocol, resumable from its results file."""
+    if args.plot:
+        check_plotting()
     tournament = Tournament(
         _make_game(args),
         args.bots,
@@ -450,7 +469,9 @@ def referee_command(args: argparse.Namespace) -> int:
         sprt=None if args.sprt is None else SPRT.parse(args.sprt),
         backend=_backend(args),
     )
-    _print_result(tournament.run(), args.json)
+    result = tournament.run()
+    _print_result(result, args.json)
+    _plot(result, args.plot)
     return 0
 
 
@@ -470,12 +491,36 @@ def _print_result(result: MatchResult, as_json: bool) -> None:
 def tune_command(args: argparse.Namespace) -> int:
     """``kibitz tune``: a line per trial, then the best values, the closing SPRT and the set written."""
     game = _make_game(args)
+    if args.plot:
+        check_plotting()
+    best = -math.inf
+    with Progress(*Progress.get_default_columns(), MofNCompleteColumn(), TextColumn("{task.fields[status]}"), console=Console(stderr=True)) as bar:
+        task = bar.add_task("trials", total=max(1, args.budget // max(1, args.games_per_trial)), status="")
 
-    def show(trial: Trial) -> None:
-        values = ", ".join(f"{k}={v:.4g}" for k, v in trial.params.items())
-        print(f"trial {trial.number}: {values}: score {trial.value:.3f} over {trial.games} games", file=sys.stderr, flush=True)
+        def show(trial: Trial) -> None:
+            nonlocal best
+            values = ", ".join(f"{k}={v:.4g}" for k, v in trial.params.items())
+            bar.console.print(f"trial {trial.number}: {values}: score {trial.value:.3f} over {trial.games} games")
+            best = max(best, trial.value)
+            bar.update(task, advance=1, status=f"θ+ score {trial.value:.3f}" if args.method == "spsa" else f"best score {best:.3f}")
 
-    result = tune(
+        result = _tune(args, game, show)
+    if args.plot:
+        plot_tuning(result, args.plot)
+        print(f"plot written: {args.plot}", file=sys.stderr)
+    if args.json:
+        print(json.dumps(result.to_dict(), indent=2))
+        return 0
+    if result.verification is not None:
+        _print_result(result.verification, as_json=False)
+        if result.verification.sprt is not None and result.verification.sprt.decision != "H1":
+            print("warning: the closing SPRT did not confirm the tuned values; the set records its verdict", file=sys.stderr)
+    print(result.summary())
+    return 0
+
+
+def _tune(args: argparse.Namespace, game: Game, show: Callable[[Trial], None]) -> TuneResult:
+    return tune(
         game,
         args.bot,
         args.params,
@@ -496,15 +541,6 @@ def tune_command(args: argparse.Namespace) -> int:
         on_trial=show,
         backend=_backend(args),
     )
-    if args.json:
-        print(json.dumps(result.to_dict(), indent=2))
-        return 0
-    if result.verification is not None:
-        _print_result(result.verification, as_json=False)
-        if result.verification.sprt is not None and result.verification.sprt.decision != "H1":
-            print("warning: the closing SPRT did not confirm the tuned values; the set records its verdict", file=sys.stderr)
-    print(result.summary())
-    return 0
 
 
 def replay_command(args: argparse.Namespace) -> int:

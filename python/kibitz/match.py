@@ -33,7 +33,7 @@ from typing import Any, TypeAlias, cast
 
 from rich import box
 from rich.console import Console
-from rich.progress import Progress, TextColumn
+from rich.progress import MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table
 
 from kibitz.bots import Bot, SearchBot, make_bot, parse_spec
@@ -761,19 +761,30 @@ class Scoreboard:
 
     def _look(self) -> None:
         plan = self.plan
-        while self.sprt is not None and not self.decided and self._next_unit < plan.units:
+        while not self.decided and self._next_unit < plan.units:
             u = self._next_unit
             if not all(g in self.records for g in plan.unit_indices(u)):
                 return
-            self._scores += Scores.of([plan.unit_score(self.records, u, 0)], plan.unit_games)
-            self.sprt_result = self.sprt.test(self._scores)
+            if 0 in plan.tables[u % len(plan.tables)]:
+                self._scores += Scores.of([plan.unit_score(self.records, u, 0)], plan.unit_games)
+                if self.sprt is not None:
+                    self.sprt_result = self.sprt.test(self._scores)
             self._next_unit += 1
             if self.decided:
                 self.limit = self._next_unit * plan.unit_games
 
     def status(self) -> str:
-        """For the progress bar: the LLR so far."""
-        return "" if self.sprt_result is None else f"LLR {self.sprt_result.llr:+.2f}"
+        """For the progress bar: the first player's score and Elo over the units complete so
+        far (in unit order), and the LLR when an SPRT runs."""
+        if self._scores.units == 0:
+            return ""
+        parts = [f"{self.plan.labels[0]}: score {100 * self._scores.mean_and_variance()[0]:.1f} %"]
+        if self._scores.units >= 2:
+            elo = elo_estimate(self._scores)
+            parts.append(f"Elo {elo.elo:+.0f} ±{elo.error:.0f}" if math.isfinite(elo.error) else f"Elo {elo.elo:+.0f}")
+        if self.sprt_result is not None:
+            parts.append(f"LLR {self.sprt_result.llr:+.2f}")
+        return ", ".join(parts)
 
 
 Games = Callable[[list[int]], AbstractContextManager[Iterator[GameRecord]]]
@@ -803,7 +814,7 @@ def run_plan(
                 board.add(record)
                 writer.limit = board.limit
                 writer.add(record)
-                advance(board.status())
+                advance(board.status)
                 if board.decided:
                     break
     return plan.result(board.counted(), sees_everything, board.sprt_result)
@@ -1037,20 +1048,22 @@ class OrderedWriter:
 
 
 @contextmanager
-def progress_bar(enabled: bool, total: int) -> Iterator[Callable[[str], None]]:
-    """A function that advances a rich progress bar on stderr by one game, showing a status
-    text such as the LLR (or does nothing)."""
+def progress_bar(enabled: bool, total: int, what: str = "games") -> Iterator[Callable[[Callable[[], str]], None]]:
+    """A function that advances a rich progress bar on stderr by one step (games done, the
+    percentage, the time left), showing the text its argument returns, such as the score, Elo
+    and LLR so far; or a function that does nothing (and never asks for the text)."""
     if not enabled:
 
-        def nothing(status: str = "") -> None:
+        def nothing(status: Callable[[], str]) -> None:
             pass
 
         yield nothing
         return
-    with Progress(*Progress.get_default_columns(), TextColumn("{task.fields[status]}"), console=Console(stderr=True)) as bar:
-        task = bar.add_task("games", total=total, status="")
+    columns = (*Progress.get_default_columns(), MofNCompleteColumn(), TextColumn("{task.fields[status]}"))
+    with Progress(*columns, console=Console(stderr=True)) as bar:
+        task = bar.add_task(what, total=total, status="")
 
-        def advance(status: str = "") -> None:
-            bar.update(task, advance=1, status=status)
+        def advance(status: Callable[[], str]) -> None:
+            bar.update(task, advance=1, status=status())
 
         yield advance
