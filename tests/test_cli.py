@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+import kibitz
+
 from kibitz.cli import main
 from kibitz.records import GameRecord
 
@@ -50,6 +52,9 @@ def test_games_lists_games_and_options(capsys: pytest.CaptureFixture[str]) -> No
     # a game's rule constants, the reconstructed ones marked
     assert re.search(r"^\s+\[R\] GROUP_POINTS\s+2, 4, 7, 11, 16, 22 .*\(R\)$", out, re.MULTILINE)
     assert re.search(r"^\s{8}yurt limit\s+8\s+\(C\)$", out, re.MULTILINE)
+    # the rollout policy's weights, as bot specs and kibitz tune name them, with their ranges
+    block = next(w for w in kibitz.Game(GAME).policy_weights if w.name == "block")
+    assert re.search(rf"^\s+policy\.block\s+{block.default:g} in {block.low:g}\.\.{block.high:g}\s+opponents", out, re.MULTILINE)
 
 
 def test_a_human_at_a_simultaneous_node_sees_only_its_own_choice(monkeypatch, capsys: pytest.CaptureFixture[str]) -> None:

@@ -53,6 +53,30 @@ def test_dimensions_come_from_the_parameter_table() -> None:
             Dimension.parse(text)
 
 
+def test_rollout_policy_weights_are_dimensions_with_the_games_declared_ranges(in_tmp: Path) -> None:
+    block = next(w for w in GAME.policy_weights if w.name == "block")
+    assert Dimension.parse("policy.block", GAME) == Dimension("policy.block", block.low, block.high)
+    assert Dimension.parse("policy.block=0:2", GAME) == Dimension("policy.block", 0.0, 2.0)
+    for text, game, named in [
+        ("policy.block", None, "without a game"),
+        ("policy.nosuch", GAME, "has policy.block, policy.stones"),
+        ("policy.block", kibitz.Game("yucata"), "yucata has none"),
+        (f"policy.block=0:{block.high + 1}", GAME, f"within {block.low:g}..{block.high:g}"),
+        ("policy.block=1:0.5", GAME, "LOW < HIGH"),
+        ("policy.block=0:1:log", GAME, "needs LOW above 0"),
+    ]:
+        with pytest.raises(OptionError, match=named):
+            Dimension.parse(text, game)
+    # the start is the spec's weight, else the game's default; the set written holds the weight
+    result = tune(GAME, BOT + ",policy.stones=2", ["policy.block=0:2", "policy.stones=0:8"], ["greedy"], 8, name="weights", **SMALL)
+    assert result.start == {"policy.block": block.default, "policy.stones": 2.0}
+    data = json.loads(Path("bots/just4fun_colours/weights.json").read_text())
+    assert set(data["params"]) == {"iterations", "policy.block", "policy.stones"}
+    assert dict(kibitz.make_bot("ismcts:preset=weights").params.policy) == pytest.approx(
+        {"block": result.best["policy.block"], "stones": result.best["policy.stones"]}
+    )
+
+
 def test_bad_tuning_requests_fail_before_any_game() -> None:
     for kwargs, named in [
         ({"bot": "greedy"}, "only a search bot"),

@@ -179,8 +179,7 @@ def write_parameter_set(
     above the set of that name already there; returns its path."""
     if not name or not all(c.isalnum() or c in "-_." for c in name):
         raise OptionError(f"parameter set name {name!r}: use letters, digits, '-', '_' and '.'")
-    for key, value in params.items():
-        find_parameter(key).check(value)
+    SearchParams.from_options(params)  # every value checked: a search parameter or a policy.<name> weight
     path = Path(folder) / game / f"{name}.json"
     version = _read_set(path).get("version", 0) + 1 if path.exists() else 1
     data = {

@@ -54,7 +54,7 @@ from kibitz.match import (
     run_match,
     seat_bots,
 )
-from kibitz.params import PARAMETERS
+from kibitz.params import PARAMETERS, POLICY_PREFIX
 from kibitz.records import GameRecord, read_records
 from kibitz.referee import ENGINE_PREFIX, TimeControl, Tournament
 from kibitz.plots import check_plotting, plot_ratings, plot_tuning
@@ -306,8 +306,8 @@ def _make_game(args: argparse.Namespace) -> Game:
 
 
 def games_command(args: argparse.Namespace) -> int:
-    """``kibitz games``: every game with its player range, description, options and the rule
-    constants it declares, reconstructed values marked."""
+    """``kibitz games``: every game with its player range, description, options, the rule
+    constants it declares (reconstructed values marked) and its rollout policy's weights."""
     for info in games():
         print(f"{info.name}  ({info.min_players}-{info.max_players} players)")
         print(f"  {info.description}")
@@ -322,6 +322,12 @@ def games_command(args: argparse.Namespace) -> int:
             for name, value, status in info.constants:
                 mark = "[R]" if "R" in status.split() else "   "
                 print(f"    {mark} {name:<{width}}  {value}  ({status})")
+        weights = Game(info.name).policy_weights
+        if weights:
+            width = max(len(w.name) for w in weights) + len(POLICY_PREFIX)
+            print(f"  rollout-policy weights (bot specs and kibitz tune: {POLICY_PREFIX}<name>):")
+            for w in weights:
+                print(f"    {POLICY_PREFIX + w.name:<{width}}  {w.default:g} in {w.low:g}..{w.high:g}  {w.help}")
     return 0
 
 
@@ -494,17 +500,25 @@ def tune_command(args: argparse.Namespace) -> int:
     if args.plot:
         check_plotting()
     best = -math.inf
-    with Progress(*Progress.get_default_columns(), MofNCompleteColumn(), TextColumn("{task.fields[status]}"), console=Console(stderr=True)) as bar:
-        task = bar.add_task("trials", total=max(1, args.budget // max(1, args.games_per_trial)), status="")
+    # Shown from the first trial on, so that a bad parameter or range is a plain error line.
+    bar = Progress(*Progress.get_default_columns(), MofNCompleteColumn(), TextColumn("{task.fields[status]}"), console=Console(stderr=True))
+    task = bar.add_task("trials", total=max(1, args.budget // max(1, args.games_per_trial)), status="", start=False)
 
-        def show(trial: Trial) -> None:
-            nonlocal best
-            values = ", ".join(f"{k}={v:.4g}" for k, v in trial.params.items())
-            bar.console.print(f"trial {trial.number}: {values}: score {trial.value:.3f} over {trial.games} games")
-            best = max(best, trial.value)
-            bar.update(task, advance=1, status=f"θ+ score {trial.value:.3f}" if args.method == "spsa" else f"best score {best:.3f}")
+    def show(trial: Trial) -> None:
+        nonlocal best
+        if not bar.live.is_started:
+            bar.start()
+            bar.start_task(task)
+        values = ", ".join(f"{k}={v:.4g}" for k, v in trial.params.items())
+        bar.console.print(f"trial {trial.number}: {values}: score {trial.value:.3f} over {trial.games} games")
+        best = max(best, trial.value)
+        bar.update(task, advance=1, status=f"θ+ score {trial.value:.3f}" if args.method == "spsa" else f"best score {best:.3f}")
 
+    try:
         result = _tune(args, game, show)
+    finally:
+        if bar.live.is_started:
+            bar.stop()
     if args.plot:
         plot_tuning(result, args.plot)
         print(f"plot written: {args.plot}", file=sys.stderr)

@@ -86,10 +86,10 @@ class Game:
         initial = self._info.initial(opts, 0)
         self.num_players: int = initial.num_players
         self.teams: list[int] = [initial.team(seat) for seat in range(self.num_players)]
+        """The team of each seat (each seat its own team except in partnership games)."""
         self.policy_weights: list[_core.PolicyWeight] = list(initial.policy_weights())
         """The weights of the game's rollout policy (name, default, low, high, help), which
-        ``SearchParams.policy`` sets by name."""
-        """The team of each seat (each seat its own team except in partnership games)."""
+        ``SearchParams.policy`` sets by name and ``kibitz tune`` tunes as ``policy.<name>``."""
         self.perfect_information: bool = self._info.perfect_information
         """Nothing is hidden: every seat's view is the full state."""
         self.simultaneous: bool = self._info.simultaneous

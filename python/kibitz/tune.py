@@ -39,7 +39,7 @@ from kibitz.bots import ALGORITHM_NAMES, parse_spec, presets, write_parameter_se
 from kibitz.errors import OptionError
 from kibitz.game import Game
 from kibitz.match import LOCAL, Backend, MatchPlan, MatchResult, Participant, PlayerLike, derive_seed, run_match
-from kibitz.params import PARAMETERS, Parameter, SearchParams, find_parameter
+from kibitz.params import PARAMETERS, POLICY_PREFIX, Parameter, SearchParams, find_parameter, parse_number
 from kibitz.stats import SPRT
 
 METHODS = ("tpe", "cmaes", "spsa")
@@ -63,10 +63,13 @@ class Dimension:
     integer: bool = False
 
     @classmethod
-    def parse(cls, text: str) -> Dimension:
-        """``c`` (the declared range), ``c=0.1:3`` or ``c=0.1:3:log``; raises OptionError for a
-        parameter that is not a tunable number or a range outside the declared one."""
+    def parse(cls, text: str, game: Game | None = None) -> Dimension:
+        """``c`` (the declared range), ``c=0.1:3`` or ``c=0.1:3:log``, or a weight of the
+        ``game``'s rollout policy, ``policy.block`` or ``policy.block=0:2``; raises OptionError
+        for a parameter that is not a tunable number or a range outside the declared one."""
         key, eq, rest = text.partition("=")
+        if key.strip().startswith(POLICY_PREFIX):
+            return cls._policy_weight(key.strip(), eq, rest, game)
         p = find_parameter(key.strip())
         if p.kind is str or p.name in UNTUNABLE or p.low is None or p.high is None:
             tunable = [q.name for q in _tunable()]
@@ -83,6 +86,26 @@ class Dimension:
         if log and low <= 0:
             raise OptionError(f"range {text!r}: a log scale needs LOW above 0")
         return cls(p.name, low, high, log, p.kind is int)
+
+    @classmethod
+    def _policy_weight(cls, key: str, eq: str, rest: str, game: Game | None) -> Dimension:
+        weights = {} if game is None else {w.name: w for w in game.policy_weights}
+        weight = weights.get(key[len(POLICY_PREFIX) :])
+        if weight is None:
+            where = "without a game" if game is None else f"{game.name} has {', '.join(POLICY_PREFIX + w for w in weights) or 'none'}"
+            raise OptionError(f"{key} is not a rollout-policy weight to tune ({where})")
+        if not eq:
+            return cls(key, weight.low, weight.high)
+        parts = rest.split(":")
+        log = len(parts) == 3 and parts[2] == "log"
+        if len(parts) not in (2, 3) or (len(parts) == 3 and not log):
+            raise OptionError(f"range {key}={rest}: expected {key}=LOW:HIGH or {key}=LOW:HIGH:log")
+        low, high = (parse_number(part, float, f"range {key}={rest}", "a number") for part in parts[:2])
+        if not weight.low <= low < high <= weight.high:
+            raise OptionError(f"range {key}={rest}: expected LOW < HIGH within {weight.low:g}..{weight.high:g}")
+        if log and low <= 0:
+            raise OptionError(f"range {key}={rest}: a log scale needs LOW above 0")
+        return cls(key, low, high, log)
 
     def value(self, unit: float) -> float | int:
         """The value at ``unit`` (0..1) along the range (on the log scale if ``log``)."""
@@ -192,13 +215,15 @@ class Candidate:
         options = {**self.options, **{k: repr(v) for k, v in values.items()}}
         return self.name + (":" + ",".join(f"{k}={v}" for k, v in options.items()) if options else "")
 
-    def start(self, space: Sequence[Dimension]) -> dict[str, float | int]:
+    def start(self, space: Sequence[Dimension], game: Game) -> dict[str, float | int]:
         """The values the spec starts from (its own, or the defaults), inside the ranges."""
         bot = Participant(self.spec({})).make(0)
         params: SearchParams = bot.params  # type: ignore[attr-defined]
+        weights = {POLICY_PREFIX + w.name: w.default for w in game.policy_weights}
+        weights.update((POLICY_PREFIX + name, weight) for name, weight in params.policy)
         values = {}
         for d in space:
-            value = getattr(params, d.name)
+            value = weights[d.name] if d.name.startswith(POLICY_PREFIX) else getattr(params, d.name)
             if not d.low <= value <= d.high:
                 raise OptionError(f"{self.spec({})} starts at {d.name}={value}, outside the tuned range {d}")
             values[d.name] = value
@@ -250,7 +275,7 @@ def tune(
     """
     if method not in METHODS:
         raise OptionError(f"method {method!r}: expected one of {', '.join(METHODS)}")
-    dimensions = [d if isinstance(d, Dimension) else Dimension.parse(d) for d in space]
+    dimensions = [d if isinstance(d, Dimension) else Dimension.parse(d, game) for d in space]
     if not dimensions:
         raise OptionError("name at least one parameter to tune")
     if len({d.name for d in dimensions}) != len(dimensions):
@@ -258,7 +283,7 @@ def tune(
     if games_per_trial < 2 or budget < games_per_trial:
         raise OptionError(f"a trial needs at least 2 games and the budget at least one trial; got {games_per_trial} per trial, {budget} in all")
     candidate = Candidate.parse(bot)
-    start = candidate.start(dimensions)
+    start = candidate.start(dimensions, game)
     pool = [Participant.of(o) for o in opponents]
     if method != "spsa" and not pool:
         raise OptionError("tuning needs at least one opponent")
@@ -292,6 +317,7 @@ def tune(
         tuned: SearchParams = Participant(candidate.spec(best)).make(0).params  # type: ignore[attr-defined]
         default = SearchParams()
         changed = {p.name: getattr(tuned, p.name) for p in PARAMETERS if p.name not in ("algorithm", "seed") and getattr(tuned, p.name) != getattr(default, p.name)}
+        changed.update((POLICY_PREFIX + weight, value) for weight, value in tuned.policy)
         values = {**changed, **best}  # the tuned values always, the bot's other settings where not the defaults
         tuning = {
             "method": method,
