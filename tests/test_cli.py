@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 
 import kibitz
-
 from kibitz.cli import main
 from kibitz.records import GameRecord
 
