@@ -67,3 +67,33 @@ def test_bad_values_in_a_spec_name_the_spec_the_value_and_the_range(spec, named)
 def test_a_seed_passed_in_must_fit_too():
     with pytest.raises(OptionError, match=r"seed: -1 is out of range"):
         kibitz.make_bot("ismcts", seed=-1)
+
+
+def core_fields(params: object) -> dict[str, object]:
+    """The C++ search parameters' fields (the search's stop flag and progress hooks aside)."""
+    return {n: getattr(params, n) for n in dir(params) if not n.startswith("_") and n not in ("stop", "progress")}
+
+
+def test_the_python_declarations_reach_every_cpp_field_and_agree_on_the_defaults() -> None:
+    """PARAMETERS declares the search parameters once; the C++ struct's defaults must be the
+    same, and every C++ field must be set from exactly one declared parameter."""
+    from kibitz import _core
+    from kibitz.params import PARAMETERS
+
+    defaults = core_fields(SearchParams().to_core())
+    assert defaults == core_fields(_core.Params())
+    reached: dict[str, str] = {}
+    for p in PARAMETERS:
+        if p.choices:
+            other = next(c for c in p.choices if c != p.default)
+        else:
+            assert p.low is not None and p.high is not None
+            other = p.kind(p.high if p.default != p.high else p.low)
+        changed = [n for n, v in core_fields(SearchParams().with_(**{p.name: other}).to_core()).items() if v != defaults[n]]
+        if p.name == "time_ms":  # a time alone lifts the default iteration cap too
+            changed.remove("iterations")
+        assert len(changed) == 1, f"{p.name} sets {changed}"
+        reached[changed[0]] = p.name
+    policy = SearchParams.from_options({"policy.block": "0"}).to_core().policy
+    assert policy != defaults["policy"]
+    assert set(reached) | {"policy"} == set(defaults)
