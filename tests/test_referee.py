@@ -107,6 +107,17 @@ def test_bytes_that_are_not_utf8_forfeit_at_once():
     replay(record)
 
 
+def test_engines_closed_after_their_games_leave_no_open_pipes():
+    import gc
+
+    game = kibitz.Game("just4fun_colours", players=2)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        Tournament(game, [ENGINE, broken("crash", decision=1)], games=2, seed=1, **FAST).run()
+        gc.collect()
+    assert [str(w.message) for w in caught if issubclass(w.category, ResourceWarning)] == []
+
+
 def test_a_faulty_engine_is_restarted_for_the_next_game():
     game = kibitz.Game("just4fun_colours", players=2)
     result = Tournament(game, [broken("crash", decision=1), ENGINE], games=2, seed=1, **FAST).run()

@@ -253,6 +253,11 @@ class EngineSeat:
             if process is not None and process.poll() is None:
                 process.kill()
                 process.wait()
+            if process is not None and process.stdin is not None:
+                try:
+                    process.stdin.close()
+                except OSError:  # a write the engine never read: it is gone anyway
+                    pass
             if self._stderr is not None:  # also after a failed start
                 self._stderr.close()
                 self._stderr = None
@@ -358,6 +363,7 @@ def _pump(stream: IO[str], lines: queue.Queue[str | None]) -> None:
     except (OSError, ValueError):
         pass
     finally:
+        stream.close()  # the process has exited (or its output broke): nothing more to read
         lines.put(None)
 
 

@@ -1,0 +1,51 @@
+"""Speed figures of two kibitz builds measured in one run: each build's interpreter (a venv
+with that build installed) runs ``kibitz.benchmark.figures`` once per round, the two
+alternating, and each figure is the best over the rounds; the table gives both and their
+ratio, for the figures both builds have.
+
+    python bench/compare_builds.py /path/to/old-venv/bin/python .venv/bin/python --rounds 5
+
+Alternating in one run is what makes the ratio meaningful on a shared machine: load that
+comes and goes hits both builds alike (docs/performance.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+
+MEASURE = "import json, sys; from kibitz.benchmark import figures; print(json.dumps(figures(float(sys.argv[1]), 1)))"
+
+
+def figures_of(python: str, scale: float) -> dict[str, float]:
+    out = subprocess.run([python, "-c", MEASURE, str(scale)], check=True, capture_output=True, text=True).stdout
+    return {k: v for k, v in json.loads(out).items() if isinstance(v, (int, float))}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("before", help="the interpreter of the first build (its venv's bin/python)")
+    parser.add_argument("after", help="the interpreter of the second build")
+    parser.add_argument("--rounds", type=int, default=5, help="rounds; each build measured once per round (default 5)")
+    parser.add_argument("--scale", type=float, default=1.0, help="workload multiplier (default 1)")
+    args = parser.parse_args()
+    best: dict[str, dict[str, float]] = {"before": {}, "after": {}}
+    for _ in range(args.rounds):
+        for side in ("before", "after"):
+            for name, value in figures_of(getattr(args, side), args.scale).items():
+                if name.endswith("_per_s") or name.endswith("speedup"):  # throughputs: the best is the least disturbed
+                    best[side][name] = max(best[side].get(name, value), value)
+    print(f"| figure | before | after | after / before |  (best of {args.rounds} alternating rounds)")
+    print("|---|---:|---:|---:|")
+    for name in sorted(set(best["before"]) & set(best["after"])):
+        before, after = best["before"][name], best["after"][name]
+        print(f"| `{name}` | {before:,.0f} | {after:,.0f} | {after / before:.3f} |")
+    for side in ("before", "after"):
+        only = sorted(set(best[side]) - set(best["after" if side == "before" else "before"]))
+        if only:
+            print(f"\nonly {side}: {', '.join(only)}")
+
+
+if __name__ == "__main__":
+    main()
