@@ -541,10 +541,10 @@ Action State::heuristic_action(Rng& rng, const double* w) const {
       const int mine = std::popcount(own & ~bit & line);
       score += w[kStones] * mine * mine;
       if (!(others & line & ~bit)) score += w[kFreeLine] * kFreeLineWorth[std::popcount((own | bit) & line)];
+      // One opponent's line when its top stones there all belong to the owner of any one of them.
       const Bitboard theirs = others & line;
-      if (theirs && !(own & line))
-        for (int k = 1; k < players_; ++k)
-          if ((owned_[(current_ + k) % players_] & line) == theirs) score += w[kBrokenLine] * kBrokenLineWorth[std::popcount(theirs)];
+      if (theirs && !(own & line) && (owned_[top_[std::countr_zero(theirs)]] & line) == theirs)
+        score += w[kBrokenLine] * kBrokenLineWorth[std::popcount(theirs)];
     }
     score += w[kArea] * std::popcount(orthogonal_spread(bit) & own & ~bit);
     score -= w[kHeight] * height_[field];
