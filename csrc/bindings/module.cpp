@@ -22,6 +22,11 @@ PYBIND11_MODULE(_core, m) {
   m.attr("JOINT_SEPARATOR") = std::string(kJointSeparator);
   m.attr("UNOBSERVED") = kUnobserved;
 
+  // Registered before the functions that return them, so that their signatures (and the stub
+  // python/kibitz/_core.pyi made from them) name the Python types.
+  py::class_<AnyState> state_class(m, "State");
+  py::class_<search::ActionStats> action_stats_class(m, "ActionStats");
+
   py::class_<GameInfo>(m, "GameInfo")
       .def_readonly("name", &GameInfo::name)
       .def_readonly("description", &GameInfo::description)
@@ -95,7 +100,7 @@ PYBIND11_MODULE(_core, m) {
       .value("none", search::Proof::kNone)
       .value("win", search::Proof::kWin)
       .value("loss", search::Proof::kLoss);
-  py::class_<search::ActionStats>(m, "ActionStats")
+  action_stats_class
       .def_readonly("action", &search::ActionStats::action)
       .def_readonly("visits", &search::ActionStats::visits)
       .def_readonly("mean_reward", &search::ActionStats::mean_reward)
@@ -124,7 +129,7 @@ PYBIND11_MODULE(_core, m) {
       .def_readonly("high", &PolicyWeight::high)
       .def_property_readonly("help", [](const PolicyWeight& w) { return std::string(w.help); });
 
-  py::class_<AnyState>(m, "State")
+  state_class
       .def("clone", &AnyState::clone)
       .def_property_readonly("game_name", &AnyState::game_name)
       .def_property_readonly("num_players", &AnyState::num_players)
