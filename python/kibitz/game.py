@@ -211,6 +211,11 @@ class Game:
         return f"Game({self.name!r}{opts})"
 
 
+def _state_of_notation(game_name: str, text: str) -> State:
+    """The full state of ``text`` in game ``game_name`` (how a pickled State is read back)."""
+    return State(_core.find_game(game_name).from_string(text))
+
+
 def _seats_text(seats: list[int]) -> str:
     return ", ".join(str(seat) for seat in seats)
 
@@ -445,6 +450,10 @@ class State:
 
     def __deepcopy__(self, memo: dict) -> State:
         return self.clone()
+
+    def __reduce__(self) -> tuple[Any, tuple[str, str]]:
+        """Pickles as the game's name and the full notation, which reads back exactly."""
+        return (_state_of_notation, (self.game_name, self.notation()))
 
     # -- results ----------------------------------------------------------------------------
     def returns(self) -> list[float]:
