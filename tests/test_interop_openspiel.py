@@ -116,3 +116,29 @@ def test_openspiel_mcts_bot_plays_on_the_adapter() -> None:
     bot = mcts.MCTSBot(game, 2.0, 30, evaluator, random_state=np.random.RandomState(1))
     returns = play(game, {0: bot, 1: bot}, seed=3)
     assert sum(returns) == pytest.approx(1.0)
+
+
+def test_side_by_side_bench_bots_play_a_match() -> None:
+    """bench/side_by_side.py's bots (OpenSpiel's ISMCTS fed the seat's view, kibitz's timed
+    SO-ISMCTS) play legal games through kibitz's match runner."""
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    from kibitz.match import run_match
+
+    path = Path(__file__).resolve().parents[1] / "bench" / "side_by_side.py"
+    spec = importlib.util.spec_from_file_location("side_by_side", path)
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = bench  # its dataclasses look their module up there
+    spec.loader.exec_module(bench)
+    result = run_match(
+        kibitz.Game(bench.GAME, players=bench.PLAYERS),
+        [lambda seed: bench.TimedKibitz("ismcts:iterations=50", seed), lambda seed: bench.OpenSpielIsmcts(5, seed)],
+        games=2,
+        seed=3,
+        processes=1,
+    )
+    assert result.games == 2 and sum(b.win_share for b in result.bots) == pytest.approx(2)
+    assert bench.CLOCKS["openspiel-ismcts"].moves > 0 and bench.CLOCKS["kibitz-so-ismcts"].moves > 0
