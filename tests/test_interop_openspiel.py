@@ -30,6 +30,7 @@ def test_every_kibitz_game_is_registered() -> None:
     assert set(kibitz_openspiel.GAMES) == {"kibitz_" + g.name for g in kibitz.games()}
     assert set(kibitz_openspiel.GAMES) <= set(pyspiel.registered_names())
     assert kibitz_openspiel.register() == kibitz_openspiel.GAMES  # a second call changes nothing
+    assert {name for name, _ in CONFIGURATIONS} == set(kibitz_openspiel.GAMES)  # each is simulated below
 
 
 @pytest.mark.parametrize(("name", "params"), CONFIGURATIONS)
