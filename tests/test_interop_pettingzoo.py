@@ -80,6 +80,8 @@ def test_a_simultaneous_choice_is_secret_until_every_seat_has_chosen() -> None:
 
 def test_illegal_action_is_refused_naming_it() -> None:
     e = env("goofspiel")
+    with pytest.raises(RuntimeError, match="call reset"):
+        e.render()
     e.reset(seed=0)
     with pytest.raises(kibitz.IllegalMoveError, match="action 99 is not legal"):
         e.step(99)

@@ -122,7 +122,7 @@ class _Spaces:
     @property
     def table(self) -> _Table:
         if self._table is None:
-            raise kibitz.IllegalMoveError("call reset() first")
+            raise RuntimeError(f"{self.metadata['name']}: no game yet; call reset() first")
         return self._table
 
     def notation(self) -> str:
