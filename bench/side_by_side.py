@@ -180,12 +180,19 @@ def main() -> None:
     print(f"| OpenSpiel ISMCTS (Python, random rollouts) on kibitz.interop.openspiel | {speeds.openspiel_per_s:,.0f} |")
     print(f"| kibitz SO-ISMCTS, random rollouts | {speeds.kibitz_random_per_s:,.0f} |")
     print(f"| kibitz SO-ISMCTS, heuristic rollouts (default) | {speeds.kibitz_heuristic_per_s:,.0f} |")
-    print(f"\n({speeds.positions} positions; OpenSpiel {MEASURE_OPENSPIEL_SIMULATIONS} simulations each, kibitz {MEASURE_KIBITZ_ITERATIONS})\n")
+    print(
+        f"\n({speeds.positions} positions; OpenSpiel {MEASURE_OPENSPIEL_SIMULATIONS} simulations each, kibitz {MEASURE_KIBITZ_ITERATIONS})\n"
+    )
     low, high = rate.low or 0.0, rate.high or 1.0
-    print(f"Equal time, {args.ms:g} ms a move: kibitz `{spec}` against OpenSpiel ISMCTS with {simulations} simulations "
-          f"(uct_c={OPENSPIEL_UCT_C}), {result.games} games, duplicate deals: kibitz win rate "
-          f"{100 * rate.mean:.1f} % (95 % CI {100 * low:.1f}-{100 * high:.1f} %).")
-    print("Time per move actually spent: " + ", ".join(f"{name} {clock.per_move_ms():.1f} ms ({clock.moves} moves)" for name, clock in sorted(CLOCKS.items())))
+    print(
+        f"Equal time, {args.ms:g} ms a move: kibitz `{spec}` against OpenSpiel ISMCTS with {simulations} simulations "
+        f"(uct_c={OPENSPIEL_UCT_C}), {result.games} games, duplicate deals: kibitz win rate "
+        f"{100 * rate.mean:.1f} % (95 % CI {100 * low:.1f}-{100 * high:.1f} %)."
+    )
+    print(
+        "Time per move actually spent: "
+        + ", ".join(f"{name} {clock.per_move_ms():.1f} ms ({clock.moves} moves)" for name, clock in sorted(CLOCKS.items()))
+    )
 
 
 if __name__ == "__main__":

@@ -29,8 +29,10 @@ def masked_random_action(state: kibitz.State, rng: np.random.Generator) -> int:
 def main() -> None:
     game = kibitz.Game("just4fun_colours", players=2)
     meta: kibitz.GameMetadata = game.metadata
-    print(f"{game!r}: {meta.dynamics}, {meta.information} information, {meta.max_actions} action ids, "
-          f"at most {meta.max_game_length} decisions, observation of {meta.observation_size} floats")
+    print(
+        f"{game!r}: {meta.dynamics}, {meta.information} information, {meta.max_actions} action ids, "
+        f"at most {meta.max_game_length} decisions, observation of {meta.observation_size} floats"
+    )
 
     chance = random.Random(0)  # every random choice below flows from a seed
     policy = np.random.default_rng(1)

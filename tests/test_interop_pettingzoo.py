@@ -12,9 +12,9 @@ import pytest
 import kibitz
 
 pytest.importorskip("pettingzoo", reason="the pettingzoo extra is not installed: pip install 'kibitz[pettingzoo]'")
-from pettingzoo.test import api_test, parallel_api_test  # noqa: E402
+from pettingzoo.test import api_test, parallel_api_test
 
-from kibitz.interop.pettingzoo import env, parallel_env  # noqa: E402
+from kibitz.interop.pettingzoo import env, parallel_env
 
 CONFIGURATIONS = [
     ("just4fun_colours", {"players": 3}),

@@ -7,10 +7,10 @@ import random
 
 import numpy as np
 import pytest
-from state_helpers import random_step
 
 import kibitz
 from kibitz import OptionError
+from state_helpers import random_step
 
 # Every game, with options that give it a bounded length where the default has none.
 GAMES = {
@@ -71,7 +71,9 @@ def test_tensor_is_a_function_of_the_view_and_mask_is_the_legal_list(name: str) 
             for k in range(DETERMINIZATIONS):
                 other = state.determinize(seat, k)
                 hidden_varied |= other.notation() != state.notation()
-                assert np.array_equal(other.observation_tensor(seat), tensor), f"seat {seat} sees hidden parts at {state.notation()}"
+                assert np.array_equal(other.observation_tensor(seat), tensor), (
+                    f"seat {seat} sees hidden parts at {state.notation()}"
+                )
             mask = state.legal_action_mask(seat)
             assert mask.shape == (meta.max_actions,) and mask.dtype == np.bool_
             assert sorted(np.flatnonzero(mask).tolist()) == sorted(state.legal_actions_for(seat))

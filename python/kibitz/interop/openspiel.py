@@ -52,7 +52,11 @@ NO_OPTIONS = "none"  # not "-": OpenSpiel reads a game string value of only sign
 # Options under which a game has a length bound (OpenSpiel needs one): see the module docstring.
 BOUNDED_DEFAULTS = {"canasta_tiles": "winner_required:0"}
 
-_PLAYER = {kibitz.CHANCE: int(pyspiel.PlayerId.CHANCE), kibitz.TERMINAL: int(pyspiel.PlayerId.TERMINAL), kibitz.SIMULTANEOUS: int(pyspiel.PlayerId.SIMULTANEOUS)}
+_PLAYER = {
+    kibitz.CHANCE: int(pyspiel.PlayerId.CHANCE),
+    kibitz.TERMINAL: int(pyspiel.PlayerId.TERMINAL),
+    kibitz.SIMULTANEOUS: int(pyspiel.PlayerId.SIMULTANEOUS),
+}
 
 
 def parse_options(text: str) -> dict[str, str]:
@@ -81,9 +85,13 @@ def game_type(name: str) -> pyspiel.GameType:
     return pyspiel.GameType(
         short_name=PREFIX + name,
         long_name=f"kibitz {name}",
-        dynamics=pyspiel.GameType.Dynamics.SIMULTANEOUS if meta.dynamics == "simultaneous" else pyspiel.GameType.Dynamics.SEQUENTIAL,
+        dynamics=pyspiel.GameType.Dynamics.SIMULTANEOUS
+        if meta.dynamics == "simultaneous"
+        else pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,  # the setup is a chance node
-        information=pyspiel.GameType.Information.PERFECT_INFORMATION if meta.information == "perfect" else pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        information=pyspiel.GameType.Information.PERFECT_INFORMATION
+        if meta.information == "perfect"
+        else pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         utility=pyspiel.GameType.Utility.CONSTANT_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=info.max_players,
@@ -117,7 +125,9 @@ class KibitzGame(pyspiel.Game):
             raise OptionError(f"OpenSpiel parameter deals: expected at least 1, got {self.deals}")
         meta = self.kibitz_game.metadata
         if meta.max_game_length is None:
-            raise OptionError(f"{self.kibitz_game!r} has no bound on its length, which OpenSpiel needs; for tile Canasta set winner_required:0")
+            raise OptionError(
+                f"{self.kibitz_game!r} has no bound on its length, which OpenSpiel needs; for tile Canasta set winner_required:0"
+            )
         super().__init__(
             game_type(name),
             pyspiel.GameInfo(
@@ -138,7 +148,9 @@ class KibitzGame(pyspiel.Game):
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> KibitzObserver:
         if params:
             raise OptionError(f"kibitz observers take no parameters, got {params}")
-        if iig_obs_type is not None and (not iig_obs_type.public_info or iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER):
+        if iig_obs_type is not None and (
+            not iig_obs_type.public_info or iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER
+        ):
             raise OptionError("kibitz games observe for one seat: its private information and the public one")
         return KibitzObserver(self.kibitz_game.metadata.observation_size)
 

@@ -88,7 +88,10 @@ class _Table:
         return value
 
     def observation(self, seat: int) -> dict[str, npt.NDArray[Any]]:
-        return {"observation": self.state.observation_tensor(seat), "action_mask": self.state.legal_action_mask(seat).astype(np.int8)}
+        return {
+            "observation": self.state.observation_tensor(seat),
+            "action_mask": self.state.legal_action_mask(seat).astype(np.int8),
+        }
 
 
 class _Spaces:
@@ -201,7 +204,9 @@ class KibitzParallelEnv(_Spaces, ParallelEnv):
     def __init__(self, game: str, render_mode: str | None = None, **options: Any) -> None:
         _Spaces.__init__(self, game, render_mode, options)
 
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
         self._table = _Table(self.kibitz_game, seed)
         self.agents = self.possible_agents[:]
         return self._observations(), {agent: {} for agent in self.agents}
