@@ -50,6 +50,9 @@ def test_games_lists_games_and_options(capsys: pytest.CaptureFixture[str]) -> No
     # a game's rule constants, the reconstructed ones marked
     assert re.search(r"^\s+\[R\] GROUP_POINTS\s+2, 4, 7, 11, 16, 22 .*\(R\)$", out, re.MULTILINE)
     assert re.search(r"^\s{8}yurt limit\s+8\s+\(C\)$", out, re.MULTILINE)
+    # the research metadata (docs/research.md)
+    assert "sequential, perfect information, no chance after setup; action ids < 7; at most 77 decisions by default" in out
+    assert "action ids < 381; no length bound by default" in out
 
 
 def test_a_human_at_a_simultaneous_node_sees_only_its_own_choice(monkeypatch, capsys: pytest.CaptureFixture[str]) -> None:
