@@ -54,6 +54,9 @@ def test_games_lists_games_and_options(capsys: pytest.CaptureFixture[str]) -> No
     # the rollout policy's weights, as bot specs and kibitz tune name them, with their ranges
     block = next(w for w in kibitz.Game(GAME).policy_weights if w.name == "block")
     assert re.search(rf"^\s+policy\.block\s+{block.default:g} in {block.low:g}\.\.{block.high:g}\s+opponents", out, re.MULTILINE)
+    # the research metadata (docs/research.md)
+    assert "sequential, perfect information, no chance after setup; action ids < 7; at most 77 decisions by default" in out
+    assert "action ids < 381; no length bound by default" in out
 
 
 def test_a_human_at_a_simultaneous_node_sees_only_its_own_choice(monkeypatch, capsys: pytest.CaptureFixture[str]) -> None:

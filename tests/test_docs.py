@@ -74,3 +74,18 @@ def test_architecture_describes_the_registered_games_and_every_module_of_the_pac
     interface = text[text.index("## 3. ") : text.index("## 4. ")]
     for name in GAMES:  # each registered game's paragraph links its page
         assert f"(games/{name}.md)" in interface, name
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_each_game_page_lays_out_its_observation_tensor(name):
+    """The tensor table's rows are contiguous and cover exactly the tensor's size."""
+    text = page(name)
+    table = text[text.index("Observation tensor, action mask and length bound") :]
+    rows = re.findall(r"^\| (\d+)(?:–(\d+))? \| (\d+) \|", table, re.M)
+    assert rows, f"{name}: no tensor table"
+    offset = 0
+    for first, last, size in rows:
+        assert int(first) == offset and int(last or first) == offset + int(size) - 1, f"{name}: row {first}"
+        offset += int(size)
+    assert offset == kibitz.Game(name).metadata.observation_size
+    assert "**Length bound**" in table

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/game.h"
+#include "core/tensor.h"
 #include "search/mcts.h"
 #include "search/solver.h"
 
@@ -73,6 +74,14 @@ class AnyState {
   virtual std::uint64_t random_playouts(int count, std::uint64_t seed) const = 0;
   // The same with the game's heuristic rollout policy.
   virtual std::uint64_t heuristic_playouts(int count, std::uint64_t seed) const = 0;
+  // Research hooks (docs/research.md): the game's bounds (-1 for a game length the rules do not
+  // bound) and seat's observation tensor (core/tensor.h), written into `out` (room for
+  // observation_tensor_size() floats).
+  virtual int max_actions() const = 0;
+  virtual int max_chance_outcomes() const = 0;
+  virtual int max_game_length() const = 0;
+  virtual int observation_tensor_size() const = 0;
+  virtual void observation_tensor(int seat, float* out) const = 0;
 };
 
 template <Game S>
@@ -316,6 +325,21 @@ class StateImpl final : public AnyState {
     return playouts(count, seed, [](S& s, Rng& rng) { return search::heuristic_playout(s, rng); });
   }
 
+  int max_actions() const override { return S::kMaxActions; }
+  int max_chance_outcomes() const override { return S::kMaxChanceOutcomes; }
+  int max_game_length() const override {
+    if constexpr (HasMaxGameLength<S>) return s_.max_game_length();
+    return -1;
+  }
+  int observation_tensor_size() const override {
+    if constexpr (HasObservationTensor<S>) return s_.observation_tensor(0, nullptr);  // counts only
+    return 0;
+  }
+  void observation_tensor(int seat, float* out) const override {
+    check_seat(seat);
+    if constexpr (HasObservationTensor<S>) s_.observation_tensor(seat, out);
+  }
+
  private:
   template <class Playout>
   std::uint64_t playouts(int count, std::uint64_t seed, Playout playout) const {
@@ -471,6 +495,10 @@ struct GameInfo {
   // comes from (a status such as "C" confirmed or "R" a reconstruction, as the spec marks it).
   std::vector<std::array<std::string, 3>> constants = {};
   bool simultaneous = false;  // some nodes are simultaneous (set by registry() from the state type)
+  // Set by registry() from the state type: the bounds on action ids and chance outcomes.
+  int max_actions = 0;
+  int max_chance_outcomes = 0;
+  bool chance = true;  // some nodes are chance nodes (false: all randomness is in the setup seed)
 };
 
 const std::vector<GameInfo>& registry();

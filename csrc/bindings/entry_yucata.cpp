@@ -6,7 +6,7 @@
 namespace kibitz {
 
 GameInfo yucata_entry() {
-  return {yucata::State::kName,
+  GameInfo info{yucata::State::kName,
           "Yucata' (Dorra, Hans im Glueck 1996): race along a 40-space track playing cards 1-5, S (one in front of "
           "the leader) and Q (copy the previous play); collect pale stones (+1), dark ones cost 1, 3, 6, ... "
           "Perfect information. The default stone layout is a reconstruction [R], not the printed board.",
@@ -28,6 +28,8 @@ GameInfo yucata_entry() {
           [](const std::string& t) -> std::unique_ptr<AnyState> { return std::make_unique<StateImpl<yucata::State>>(yucata::State::from_view(t)); },
           [](const std::map<std::string, std::string>& o) { yucata::parse_options(o); },
           /*perfect_information=*/true};
+  info.chance = false;  // §10: the layout and the start player come from the seed; no chance node
+  return info;
 }
 
 }  // namespace kibitz

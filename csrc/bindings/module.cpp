@@ -1,4 +1,5 @@
 // pybind11 module kibitz._core: the type-erased game states, search and errors.
+#include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -21,6 +22,11 @@ PYBIND11_MODULE(_core, m) {
   m.attr("JOINT_SEPARATOR") = std::string(kJointSeparator);
   m.attr("UNOBSERVED") = kUnobserved;
 
+  // Registered before the functions that return them, so that their signatures (and the stub
+  // python/kibitz/_core.pyi made from them) name the Python types.
+  py::class_<AnyState> state_class(m, "State");
+  py::class_<search::ActionStats> action_stats_class(m, "ActionStats");
+
   py::class_<GameInfo>(m, "GameInfo")
       .def_readonly("name", &GameInfo::name)
       .def_readonly("description", &GameInfo::description)
@@ -30,6 +36,9 @@ PYBIND11_MODULE(_core, m) {
       .def_readonly("perfect_information", &GameInfo::perfect_information)
       .def_readonly("simultaneous", &GameInfo::simultaneous)
       .def_readonly("constants", &GameInfo::constants)
+      .def_readonly("max_actions", &GameInfo::max_actions)
+      .def_readonly("max_chance_outcomes", &GameInfo::max_chance_outcomes)
+      .def_readonly("chance", &GameInfo::chance)
       .def("initial", [](const GameInfo& g, const std::map<std::string, std::string>& o, std::uint64_t seed) { return g.initial(o, seed); })
       .def("from_string", [](const GameInfo& g, const std::string& t) { return g.from_string(t); })
       .def("from_view", [](const GameInfo& g, const std::string& t) { return g.from_view(t); })
@@ -91,7 +100,7 @@ PYBIND11_MODULE(_core, m) {
       .value("none", search::Proof::kNone)
       .value("win", search::Proof::kWin)
       .value("loss", search::Proof::kLoss);
-  py::class_<search::ActionStats>(m, "ActionStats")
+  action_stats_class
       .def_readonly("action", &search::ActionStats::action)
       .def_readonly("visits", &search::ActionStats::visits)
       .def_readonly("mean_reward", &search::ActionStats::mean_reward)
@@ -120,7 +129,7 @@ PYBIND11_MODULE(_core, m) {
       .def_readonly("high", &PolicyWeight::high)
       .def_property_readonly("help", [](const PolicyWeight& w) { return std::string(w.help); });
 
-  py::class_<AnyState>(m, "State")
+  state_class
       .def("clone", &AnyState::clone)
       .def_property_readonly("game_name", &AnyState::game_name)
       .def_property_readonly("num_players", &AnyState::num_players)
@@ -159,5 +168,33 @@ PYBIND11_MODULE(_core, m) {
       .def("sample_chance", &AnyState::sample_chance)
       .def("perft", &AnyState::perft, py::call_guard<py::gil_scoped_release>())
       .def("random_playouts", &AnyState::random_playouts, py::call_guard<py::gil_scoped_release>())
-      .def("heuristic_playouts", &AnyState::heuristic_playouts, py::call_guard<py::gil_scoped_release>());
+      .def("heuristic_playouts", &AnyState::heuristic_playouts, py::call_guard<py::gil_scoped_release>())
+      .def("max_game_length", &AnyState::max_game_length)
+      .def("max_actions", &AnyState::max_actions)
+      .def("observation_tensor_size", &AnyState::observation_tensor_size)
+      // A fresh float32 array that owns the buffer the game wrote into: no copy on the way out.
+      .def("observation_tensor", [](const AnyState& s, int seat) {
+        const py::ssize_t n = s.observation_tensor_size();
+        auto buffer = std::make_unique<float[]>(static_cast<std::size_t>(n));
+        s.observation_tensor(seat, buffer.get());
+        float* data = buffer.release();
+        py::capsule owner(data, [](void* p) { delete[] static_cast<float*>(p); });
+        return py::array_t<float>({n}, {static_cast<py::ssize_t>(sizeof(float))}, data, owner);
+      })
+      // The same written into the caller's array (a contiguous float32 vector of the right size),
+      // so that a training loop allocates nothing per step.
+      .def("observation_tensor_into", [](const AnyState& s, int seat, py::array out) {
+        const py::ssize_t n = s.observation_tensor_size();
+        const bool fits = out.dtype().is(py::dtype::of<float>()) && out.ndim() == 1 && out.shape(0) == n &&
+                          (out.flags() & py::array::c_style) && out.writeable();
+        if (!fits) throw OptionError("observation_tensor_into: expected a writeable contiguous float32 vector of " + std::to_string(n) + " values");
+        s.observation_tensor(seat, static_cast<float*>(out.mutable_data()));
+      })
+      .def("legal_action_mask", [](const AnyState& s, int seat) {
+        py::array_t<bool> mask(s.max_actions());
+        auto m = mask.mutable_unchecked<1>();
+        for (py::ssize_t i = 0; i < mask.shape(0); ++i) m(i) = false;
+        for (Action a : s.legal_actions_for(seat)) m(a) = true;
+        return mask;
+      });
 }

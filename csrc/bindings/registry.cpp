@@ -17,7 +17,12 @@ GameInfo goofspiel_entry();
 const std::vector<GameInfo>& registry() {
   static const std::vector<GameInfo> games = [] {
     std::vector<GameInfo> all = {just4fun_colours_entry(), yucata_entry(), canasta_tiles_entry(), yak_entry(), biased_rps_entry(), goofspiel_entry()};
-    for (GameInfo& g : all) g.simultaneous = g.initial({}, 0)->has_simultaneous_moves();  // from the state type: declared once
+    for (GameInfo& g : all) {  // from the state type: declared once
+      const auto initial = g.initial({}, 0);
+      g.simultaneous = initial->has_simultaneous_moves();
+      g.max_actions = initial->max_actions();
+      g.max_chance_outcomes = initial->max_chance_outcomes();
+    }
     return all;
   }();
   return games;

@@ -95,6 +95,10 @@ class State {
   std::string to_string() const;
   std::string view_string(int seat) const;
   std::string render(int seat) const;
+  // Observation tensor and length bound (core/tensor.h; csrc/games/biased_rps_tensor.cpp; the layout is in
+  // docs/games/biased_rps.md).
+  int observation_tensor(int seat, float* out) const;
+  int max_game_length() const;
 
   friend bool operator==(const State&, const State&) = default;
 

@@ -190,6 +190,10 @@ class State {
   int round_score(int team) const;
   int total(int team) const { return totals_[team]; }
   int rounds_played() const { return rounds_; }
+  // Observation tensor and length bound (core/tensor.h; csrc/games/canasta_tiles_tensor.cpp; the layout is in
+  // docs/games/canasta_tiles.md).
+  int observation_tensor(int seat, float* out) const;
+  int max_game_length() const;
   int threshold(int team) const { return opening_threshold(totals_[team]); }
 
   friend bool operator==(const State&, const State&) = default;

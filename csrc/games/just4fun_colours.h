@@ -244,6 +244,10 @@ class State {
   std::string render(int seat) const;  // seat -1 shows every hand
 
   int turns_played() const;
+  // Observation tensor and length bound (core/tensor.h; csrc/games/just4fun_colours_tensor.cpp; the layout is in
+  // docs/games/just4fun_colours.md).
+  int observation_tensor(int seat, float* out) const;
+  int max_game_length() const;
   // §7.2: A(p) and B(p) of the largest area (ties between areas: the one with most stones).
   std::pair<int, int> area_score(int seat) const;
 

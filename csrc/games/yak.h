@@ -302,6 +302,10 @@ class State {
   std::string to_string() const;
   std::string view_string(int seat) const;
   std::string render(int seat) const;
+  // Observation tensor and length bound (core/tensor.h; csrc/games/yak_tensor.cpp; the layout is in
+  // docs/games/yak.md).
+  int observation_tensor(int seat, float* out) const;
+  int max_game_length() const;
 
   Score score(int seat) const;
   // §7.1, §7.2: groups, number of groups and single stones of a tower, with the best crystal

@@ -186,6 +186,10 @@ class State {
   int stones_left() const { return kEnd - std::max<int>(lead_, kFirstStone - 1); }
 
   int score(int seat) const;  // §9: P - T(D')
+  // Observation tensor and length bound (core/tensor.h; csrc/games/yucata_tensor.cpp; the layout is in
+  // docs/games/yucata.md).
+  int observation_tensor(int seat, float* out) const;
+  int max_game_length() const;
 
   friend bool operator==(const State&, const State&) = default;
 

@@ -13,6 +13,8 @@ import random
 import time
 from typing import Any
 
+import numpy as np
+
 from kibitz import _core
 from kibitz.game import Game, State
 from kibitz.params import SearchParams
@@ -44,6 +46,17 @@ def heuristic_playouts_per_s(state: State, playouts: int) -> float:
     return _rate(playouts, time.perf_counter() - start)
 
 
+def observation_tensors_per_s(state: State, calls: int) -> float:
+    """Observation tensors written from Python into one preallocated array (a training loop's
+    way, docs/research.md), every seat in turn: the binding's cost and the game's writer."""
+    out = np.empty(state.observation_tensor(0).shape, dtype=np.float32)
+    seats = state.num_players
+    start = time.perf_counter()
+    for i in range(calls):
+        state.observation_tensor_into(i % seats, out)
+    return _rate(calls, time.perf_counter() - start)
+
+
 def search_iterations_per_s(state: State, params: SearchParams) -> float:
     result = state.search(params)
     return _rate(result.iterations, result.seconds)
@@ -55,7 +68,8 @@ def figures(scale: float = 1.0, repeats: int = 3) -> dict[str, Any]:
     and of a tile Canasta round (``canasta_tiles.*``, a tenth of the workload: a playout there
     is a whole round of about 130 decisions and 60 draws); and of 4-player Yak from its first
     Sunrise (``yak.*``, a fifth: a uniformly random game has some 360 decisions, Sunrise
-    choices counted one per player; the search does not play Yak yet).
+    choices counted one per player; the search does not play Yak yet). ``*.observation_tensors_per_s``:
+    observation tensors written into one array from Python, every seat in turn.
 
     ``scale`` multiplies every workload (use < 1 for a quick look). Each figure is the best
     of ``repeats`` runs, the measurements taken round-robin so that a burst of load on a
@@ -87,6 +101,8 @@ def figures(scale: float = 1.0, repeats: int = 3) -> dict[str, Any]:
         f"{CANASTA}.ismcts_iterations_per_s": lambda: search_iterations_per_s(canasta, canasta_ismcts),
         f"{YAK}.random_playouts_per_s": lambda: random_playouts_per_s(yak, k),
         f"{YAK}.heuristic_playouts_per_s": lambda: heuristic_playouts_per_s(yak, k),
+        f"{GAME}.observation_tensors_per_s": lambda: observation_tensors_per_s(state, n),
+        f"{YAK}.observation_tensors_per_s": lambda: observation_tensors_per_s(yak, k),
     }
     best: dict[str, Any] = {name: 0.0 for name in measurements}
     for _ in range(repeats):

@@ -54,7 +54,11 @@ class _SeededBot:
     sees_everything = False
 
     def __init__(self, seed: int = 0) -> None:
+        self._seed = seed
         self._rng = random.Random(seed)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(seed={self._seed})"
 
 
 class RandomBot(_SeededBot):
@@ -91,6 +95,12 @@ class SearchBot:
         self.sees_everything = params.algorithm == "uct"
         self._rng = random.Random(params.seed)
         self.last_result: SearchResult | None = None
+
+    def __repr__(self) -> str:
+        """The name, and the parameters that differ from the defaults, as a spec would set them."""
+        defaults = SearchParams(algorithm=self.params.algorithm).to_dict()
+        changed = [f"{key}={value}" for key, value in self.params.to_dict().items() if value != defaults[key]]
+        return f"SearchBot({self.name!r}, {self.params.algorithm}{':' if changed else ''}{','.join(changed)})"
 
     def act(self, view: View | State) -> Move:
         state = view if isinstance(view, State) else view.state()

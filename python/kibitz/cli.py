@@ -311,6 +311,12 @@ def games_command(args: argparse.Namespace) -> int:
     for info in games():
         print(f"{info.name}  ({info.min_players}-{info.max_players} players)")
         print(f"  {info.description}")
+        meta = Game(info.name).metadata  # under the default options (docs/research.md)
+        length = "no length bound" if meta.max_game_length is None else f"at most {meta.max_game_length} decision{'s' if meta.max_game_length != 1 else ''}"
+        print(
+            f"  {meta.dynamics}, {meta.information} information, {'chance nodes' if info.chance else 'no chance after setup'}; "
+            f"action ids < {meta.max_actions}; {length} by default; observation tensor of {meta.observation_size}"
+        )
         if info.options:
             width = max(len(name) for name, _ in info.options)
             print("  options:")

@@ -13,11 +13,15 @@ True
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import Any, Literal
+
+import numpy as np
+import numpy.typing as npt
 
 from kibitz import _core
 from kibitz.errors import IllegalMoveError, NotationError, OptionError, UnknownGameError, shown
@@ -68,6 +72,39 @@ def games() -> list[_core.GameInfo]:
     return list(_core.games())
 
 
+@dataclass(frozen=True)
+class GameMetadata:
+    """What a game is, in the terms of OpenSpiel's ``GameType`` and ``GameInfo`` (docs/research.md).
+
+    ``dynamics``: ``"simultaneous"`` when some nodes let several seats choose at once (the game
+    may have ordinary turns too). ``chance``: ``"explicit_stochastic"`` when chance nodes occur
+    in play, ``"deterministic"`` when all randomness is in the setup seed. ``information``:
+    ``"perfect"`` or ``"imperfect"``. ``utility``: returns are win shares (a sole winner 1, k
+    joint winners 1/k, partners share their team's value), so every game is
+    ``"constant_sum"`` with seat returns summing to ``utility_sum`` (the team size) in
+    ``[min_utility, max_utility]`` = [0, 1]; ``teams`` tells whether seats play in teams.
+    ``max_actions``: decision ids lie in ``[0, max_actions)`` (the size of
+    :meth:`State.legal_action_mask`); chance outcome ids in ``[0, max_chance_outcomes)``.
+    ``max_game_length``: the most decisions a game with these options can take (a joint move
+    counts as one), a bound from the rules stated per game in docs/games/<game>.md; ``None``
+    when the rules set none. ``observation_size``: the length of
+    :meth:`State.observation_tensor`.
+    """
+
+    dynamics: Literal["sequential", "simultaneous"]
+    chance: Literal["explicit_stochastic", "deterministic"]
+    information: Literal["perfect", "imperfect"]
+    utility: Literal["constant_sum", "general_sum"]
+    teams: bool
+    min_utility: float
+    max_utility: float
+    utility_sum: float | None
+    max_actions: int
+    max_chance_outcomes: int
+    max_game_length: int | None
+    observation_size: int
+
+
 class Game:
     """A game with its options, e.g. ``Game("just4fun_colours", players=4, line=5)``.
 
@@ -97,6 +134,23 @@ class Game:
         self.constants: list[tuple[str, str, str]] = [(name, value, status) for name, value, status in self._info.constants]
         """The rule constants the game declares: (name, value, status), status ``R`` marking a
         reconstruction where the rules are not known."""
+        team_sizes = {self.teams.count(team) for team in set(self.teams)}
+        length = initial.max_game_length()
+        self.metadata: GameMetadata = GameMetadata(
+            dynamics="simultaneous" if self._info.simultaneous else "sequential",
+            chance="explicit_stochastic" if self._info.chance else "deterministic",
+            information="perfect" if self._info.perfect_information else "imperfect",
+            utility="constant_sum" if len(team_sizes) == 1 else "general_sum",
+            teams=len(set(self.teams)) < self.num_players,
+            min_utility=0.0,
+            max_utility=1.0,
+            utility_sum=float(team_sizes.pop()) if len(team_sizes) == 1 else None,
+            max_actions=self._info.max_actions,
+            max_chance_outcomes=self._info.max_chance_outcomes,
+            max_game_length=None if length < 0 else length,
+            observation_size=initial.observation_tensor_size(),
+        )
+        """Dynamics, chance, information, utility and the bounds (:class:`GameMetadata`)."""
 
     @classmethod
     def of_notation(cls, text: str) -> Game:
@@ -155,6 +209,11 @@ class Game:
     def __repr__(self) -> str:
         opts = "".join(f", {k}={v}" for k, v in sorted(self.options.items()))
         return f"Game({self.name!r}{opts})"
+
+
+def _state_of_notation(game_name: str, text: str) -> State:
+    """The full state of ``text`` in game ``game_name`` (how a pickled State is read back)."""
+    return State(_core.find_game(game_name).from_string(text))
 
 
 def _seats_text(seats: list[int]) -> str:
@@ -217,6 +276,27 @@ class SearchResult:
     root_value: float
     forced: bool = False
     tree_full: bool = False
+
+    REPR_MOVES = 5  # moves a repr lists
+
+    def __repr__(self) -> str:
+        top = ", ".join(f"{s.move}: {s.visits} visits {s.mean_reward:.3f}" for s in self.stats[: self.REPR_MOVES])
+        more = f", ... {len(self.stats) - self.REPR_MOVES} more" if len(self.stats) > self.REPR_MOVES else ""
+        flags = "".join(f", {name}" for name in ("forced", "tree_full") if getattr(self, name))
+        return (
+            f"SearchResult(move={self.move!r}, iterations={self.iterations}, nodes={self.nodes}, "
+            f"seconds={self.seconds:.3f}, root_value={self.root_value:.3f}{flags}; [{top}{more}])"
+        )
+
+    def _repr_html_(self) -> str:
+        """Jupyter's rendering: the chosen move and a table of the root statistics."""
+        rows = "".join(
+            f"<tr><td>{html.escape(s.move)}</td><td>{s.visits}</td><td>{s.mean_reward:.3f}</td><td>{s.proof or ''}</td></tr>" for s in self.stats
+        )
+        return (
+            f"<div><b>{html.escape(self.move)}</b> after {self.iterations} iterations, {self.nodes} nodes, {self.seconds:.3f} s; "
+            f"root value {self.root_value:.3f}</div><table><tr><th>move</th><th>visits</th><th>mean reward</th><th>proof</th></tr>{rows}</table>"
+        )
 
 
 StopFlag = _core.StopFlag
@@ -371,6 +451,10 @@ class State:
     def __deepcopy__(self, memo: dict) -> State:
         return self.clone()
 
+    def __reduce__(self) -> tuple[Any, tuple[str, str]]:
+        """Pickles as the game's name and the full notation, which reads back exactly."""
+        return (_state_of_notation, (self.game_name, self.notation()))
+
     # -- results ----------------------------------------------------------------------------
     def returns(self) -> list[float]:
         """Per seat: sole winner 1, k joint winners 1/k each, others 0 (0 for all until the end)."""
@@ -438,6 +522,29 @@ class State:
     def notation(self) -> str:
         """The full state as text; ``Game.state_from_notation`` reads it back exactly."""
         return self._s.to_string()
+
+    # -- tensors (docs/research.md) --------------------------------------------------------------
+    def observation_tensor(self, seat: int) -> npt.NDArray[np.float32]:
+        """What ``seat`` may see, as a flat float32 vector of ``Game.metadata.observation_size``
+        values (the layout is in docs/games/<game>.md): a function of the seat's view only, so
+        equal views give equal tensors. The game writes it in C++ into the array's own buffer."""
+        return self._s.observation_tensor(self._seat(seat))
+
+    def observation_tensor_into(self, seat: int, out: npt.NDArray[np.float32]) -> None:
+        """:meth:`observation_tensor` written into ``out`` (a writeable contiguous float32 vector of
+        the right size, else OptionError), so that a training loop allocates nothing per step."""
+        self._s.observation_tensor_into(self._seat(seat), out)
+
+    def legal_action_mask(self, seat: int | None = None) -> npt.NDArray[np.bool_]:
+        """A bool vector of ``Game.metadata.max_actions`` entries, true at the legal decisions of
+        ``seat`` (default: the seat to move; at a simultaneous node give the choosing seat, see
+        :meth:`legal_actions_for`); all false for a seat that does not decide here and at chance
+        and terminal nodes."""
+        if seat is None:
+            seat = self.current_player
+            if seat < 0:
+                return np.zeros(self._s.max_actions(), dtype=np.bool_)
+        return self._s.legal_action_mask(self._seat(seat))
 
     # -- search -----------------------------------------------------------------------------
     def search(
@@ -516,6 +623,10 @@ class State:
     def __repr__(self) -> str:
         return f"<State {self.notation()}>"
 
+    def _repr_html_(self) -> str:
+        """Jupyter's rendering: whose turn it is and the whole board (every hand shown)."""
+        return _board_html(self.game_name, _whose_turn(self) if self.current_player != SIMULTANEOUS else f"seats {_seats_text(self.choosing_seats())} choose at once", self.render())
+
     def __eq__(self, other: object) -> bool:
         return isinstance(other, State) and self._s.equals(other._s)
 
@@ -554,5 +665,21 @@ class View:
         """The board as this seat sees it: other seats' hands are hidden."""
         return self.state().render(self.seat)
 
+    def observation_tensor(self) -> npt.NDArray[np.float32]:
+        """This seat's :meth:`State.observation_tensor`, from the view alone (a bot's way to it)."""
+        return self.state().observation_tensor(self.seat)
+
     def __str__(self) -> str:
         return self.notation()
+
+    def _repr_html_(self) -> str:
+        """Jupyter's rendering: the board as this seat sees it."""
+        return _board_html(self.game_name, f"seen by seat {self.seat}", self.render())
+
+
+def _board_html(game: str, caption: str, board: str) -> str:
+    """A board's text as an HTML block for notebooks: a caption line over the escaped text."""
+    return (
+        f"<div class='kibitz-board'><div><b>{html.escape(game)}</b>: {html.escape(caption)}</div>"
+        f"<pre style='line-height:1.2'>{html.escape(board)}</pre></div>"
+    )
