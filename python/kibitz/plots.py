@@ -83,13 +83,13 @@ def parameter_importances(result: TuneResult) -> dict[str, float]:
     if result.method == "spsa" or len(result.trials) < 2:
         return {}
     import optuna
-    from optuna.distributions import FloatDistribution, IntDistribution
+    from optuna.distributions import BaseDistribution, FloatDistribution, IntDistribution
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     study = optuna.create_study(direction="maximize")
     names = list(result.start)
     bounds = {n: (min(t.params[n] for t in result.trials), max(t.params[n] for t in result.trials)) for n in names}
-    distributions = {
+    distributions: dict[str, BaseDistribution] = {
         n: IntDistribution(int(lo), int(hi)) if isinstance(result.start[n], int) else FloatDistribution(float(lo), float(hi))
         for n, (lo, hi) in bounds.items()
         if hi > lo
