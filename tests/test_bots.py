@@ -33,6 +33,13 @@ def test_a_time_given_alone_is_the_whole_budget(spec, iterations, time_ms):
     assert (p.to_core().iterations, p.to_core().time_limit_ms) == (iterations, time_ms)
 
 
+def test_a_preset_takes_policy_weights_from_the_spec_and_keeps_its_own_under_a_new_budget():
+    p = params_of("ismcts:preset=just4fun_colours/fast,policy.block=0")
+    assert p.iterations == 2000 and dict(p.policy) == {"block": 0.0}
+    p = params_of("ismcts:preset=just4fun_colours/strong-4p,time_ms=300")  # the preset sets policy.block=0
+    assert (p.iterations, p.time_ms) == (0, 300.0) and dict(p.policy) == {"block": 0.0}
+
+
 def test_search_params_with_a_time_alone_have_no_iteration_cap():
     assert SearchParams(time_ms=3000).iterations == 0
     assert SearchParams().with_(time_ms=3000).iterations == 0

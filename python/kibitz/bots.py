@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 from kibitz.errors import OptionError, shown
 from kibitz.experts import ExpertBot
 from kibitz.game import Move, SearchResult, State, View
-from kibitz.params import SearchParams, find_parameter
+from kibitz.params import POLICY_PREFIX, SearchParams, find_parameter
 
 if TYPE_CHECKING:  # importlib.resources.abc is Python 3.11+; annotations only
     from importlib.resources.abc import Traversable
@@ -260,6 +260,10 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
 def _under(preset: dict[str, Any], options: dict[str, str]) -> dict[str, str]:
     """The spec's options over a preset's; a budget in the spec replaces the preset's budgets."""
     values = {k: str(v) for k, v in preset.items()}
-    if any(find_parameter(k).name in BUDGETS for k in options):
-        values = {k: v for k, v in values.items() if find_parameter(k).name not in BUDGETS}
+    if any(_is_budget(k) for k in options):
+        values = {k: v for k, v in values.items() if not _is_budget(k)}
     return {**values, **options}
+
+
+def _is_budget(key: str) -> bool:
+    return not key.startswith(POLICY_PREFIX) and find_parameter(key).name in BUDGETS
