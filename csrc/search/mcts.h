@@ -426,6 +426,14 @@ class Searcher {
     for (int p = 0; p < n; ++p) reward[p] = (1 - w) * reward[p] + w * graded[p];
   }
 
+  // Whether a proven result, the team `winner` winning, is a win for a mover of team `team`: its own
+  // win under max^n; under paranoid, for the searching team its own, for every other seat any
+  // result the searching team loses.
+  bool wins_for(int team, int winner) const {
+    if (params_.backup != Backup::kParanoid || team == root_team_) return winner == team;
+    return winner != root_team_;
+  }
+
   // What each seat's nodes add (Params::backup): under paranoid, the searching team's reward for
   // its members and its complement for every other seat.
   void back_up_values(const S& state, std::array<double, S::kMaxPlayers>& reward) const {
@@ -477,7 +485,7 @@ class Searcher {
         ++tree[c].availability;
         const int proven = tree[c].proven;
         if (!params_.solver || proven == kUnproven) continue;
-        if (proven == my_team) {
+        if (wins_for(my_team, proven)) {
           winning = c;
         } else {
           ++losing;
@@ -493,7 +501,7 @@ class Searcher {
       if (slot_[distinct_[i]] == kNoNode) distinct_[untried++] = distinct_[i];  // compacts untried to the front
     Action chosen_token;
     if (winning != kNoNode) {
-      if (fixed_moves) tree[node].proven = static_cast<std::int8_t>(my_team);
+      if (fixed_moves) tree[node].proven = tree[winning].proven;
       cursor = winning;
       chosen_token = tree[winning].token;
     } else if (untried > 0) {
