@@ -1,7 +1,9 @@
-"""Search enhancements of issue 10: MAST rollouts, Progressive History and paranoid backups.
+"""Search enhancements of issue 10: MAST rollouts, Progressive History, progressive bias from the
+rollout policy and paranoid backups.
 
 Each test checks a mode against its definition on a small position: the MAST table after a
-known number of simulated games, the Progressive History term deciding one selection, and
+known number of simulated games, the Progressive History term deciding one selection, a
+heavy progressive bias selecting the policy's move, and
 paranoid proofs against a brute-force paranoid search of a Yucata' endgame.
 """
 
@@ -147,6 +149,30 @@ def test_progressive_history_changes_the_search():
     assert s.search(SearchParams(iterations=1000, seed=3, progressive_history=3.0)).stats != plain.stats
 
 
+# -- progressive bias --------------------------------------------------------------------------
+
+
+def test_a_heavy_progressive_bias_selects_a_move_of_the_rollout_policy():
+    # c = 0: after one iteration per root move, the next selection is decided by W / 2 for the
+    # move the rollout policy plays in that iteration (W = 100 outweighs any mean)
+    s = J4FC.new_initial_state(seed=8)
+    legal = s.legal_actions()
+    support = {s._s.heuristic_action(seed) for seed in range(3000)}
+    assert len(support) < len(legal) / 2
+    chosen = set()
+    for seed in range(12):
+        params = SearchParams(algorithm="uct", c=0.0, seed=seed, solver=0, progressive_bias=100.0)
+        stats = s.search(params.with_(iterations=len(legal) + 1)).stats
+        chosen |= {x.action for x in stats if x.visits == 2}
+    assert chosen and chosen <= support
+
+
+def test_progressive_bias_changes_the_search():
+    s = J4FC.new_initial_state(seed=5)
+    plain = s.search(SearchParams(iterations=1000, seed=3))
+    assert s.search(SearchParams(iterations=1000, seed=3, progressive_bias=1.0)).stats != plain.stats
+
+
 # -- paranoid backups --------------------------------------------------------------------------
 
 
@@ -180,10 +206,11 @@ def test_paranoid_proofs_and_choice_agree_with_a_brute_force_paranoid_search():
 
 
 def test_new_parameters_reach_the_core_and_are_checked():
-    core = SearchParams(backup="paranoid", mast=0.3, mast_epsilon=0.2, progressive_history=4.0).to_core()
+    core = SearchParams(backup="paranoid", mast=0.3, mast_epsilon=0.2, progressive_history=4.0, progressive_bias=2.0).to_core()
     assert core.backup == kibitz._core.Backup.paranoid
-    assert (core.mast, core.mast_epsilon, core.progressive_history) == (0.3, 0.2, 4.0)
-    for bad in (dict(backup="brs"), dict(mast=1.5), dict(mast_epsilon=-0.1), dict(progressive_history=101.0)):
+    assert (core.mast, core.mast_epsilon, core.progressive_history, core.progressive_bias) == (0.3, 0.2, 4.0, 2.0)
+    bad_values = (dict(backup="brs"), dict(mast=1.5), dict(mast_epsilon=-0.1), dict(progressive_history=101.0), dict(progressive_bias=-1.0))
+    for bad in bad_values:
         with pytest.raises(kibitz.OptionError, match=next(iter(bad))):
             SearchParams(**bad)
     assert kibitz.make_bot("ismcts:mast=0.5,progressive_history=2,backup=paranoid").params.mast == 0.5

@@ -521,6 +521,9 @@ class Searcher {
       const bool avoid_lost = params_.solver && losing < n_tokens;
       double best = -1e300;
       std::uint32_t best_child = kNoNode;
+      // Progressive bias (Chaslot et al. 2008) from the rollout policy: the move it plays here in
+      // this state gains W / (visits + 1), in expectation W * P(policy plays it) / (visits + 1).
+      const Action bias_token = params_.progressive_bias > 0 ? decision_token(state, obs, player, policy_action(state)) : kNoAction;
       for (int i = 0; i < n; ++i) {
         const std::uint32_t c = slot_[tokens_[i]];
         if (mark_[tokens_[i]] != stamp_ || c == kNoNode) continue;
@@ -530,6 +533,7 @@ class Searcher {
                        params_.exploration * std::sqrt(std::log(static_cast<double>(child.availability)) / child.visits);
         if (params_.progressive_history > 0)
           value += params_.progressive_history * token_history(obs, player, tokens_[i], n) / (child.visits - child.reward + 1);
+        if (tokens_[i] == bias_token) value += params_.progressive_bias / (child.visits + 1);
         if (value > best) best = value, best_child = c;
       }
       cursor = best_child;
@@ -568,15 +572,18 @@ class Searcher {
       return mast_action(state);
     }
     if (!params_.heuristic_rollouts) return uniform_random_action(state, rng_);
-    if (params_.rollout_epsilon <= 0 || rng_.uniform() >= params_.rollout_epsilon) {
-      if constexpr (HasPolicyWeights<S>)
-        return state.heuristic_action(rng_, policy_.data());
-      else
-        return state.heuristic_action(rng_);
-    }
+    if (params_.rollout_epsilon <= 0 || rng_.uniform() >= params_.rollout_epsilon) return policy_action(state);
     Action move = kNoAction;
     if constexpr (HasWinningAction<S>) move = state.winning_action();
     return move != kNoAction ? move : uniform_random_action(state, rng_);
+  }
+
+  // The game's rollout policy, with the weights of Params::policy.
+  Action policy_action(const S& state) {
+    if constexpr (HasPolicyWeights<S>)
+      return state.heuristic_action(rng_, policy_.data());
+    else
+      return state.heuristic_action(rng_);
   }
 
   // MAST's epsilon-greedy choice: a uniform move with probability mast_epsilon, else the
@@ -718,6 +725,8 @@ Result search(const S& root, const Params& params) {
   if (!(params.mast_epsilon >= 0 && params.mast_epsilon <= 1)) throw OptionError("mast_epsilon must be in 0..1");
   if (!(params.progressive_history >= 0 && std::isfinite(params.progressive_history)))
     throw OptionError("progressive_history must be a finite number at least 0");
+  if (!(params.progressive_bias >= 0 && std::isfinite(params.progressive_bias)))
+    throw OptionError("progressive_bias must be a finite number at least 0");
   policy_weights<S>(params);  // refuses an unknown weight before any thread starts
   const auto start = Clock::now();
   const auto deadline = deadline_after(start, params.time_limit_ms);

@@ -134,6 +134,9 @@ struct Params {
   // Progressive History (Nijssen & Winands 2011): selection adds
   // W * history mean / (visits * (1 - mean) + 1), the history mean being the MAST table's. 0: off.
   double progressive_history = 0;
+  // Progressive bias (Chaslot et al. 2008) from the rollout policy: at each selection the move
+  // the game's heuristic_action plays there gains W / (visits + 1). 0: off.
+  double progressive_bias = 0;
 };
 
 struct Result {

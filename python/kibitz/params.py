@@ -200,6 +200,14 @@ class SearchParams:
         option="ProgressiveHistory",
         help="Progressive History weight W: selection adds W * the move's MAST mean / (visits * (1 - mean) + 1); 0 = off",
     )
+    progressive_bias: float = parameter(
+        0.0,
+        0.0,
+        100.0,
+        option="ProgressiveBias",
+        help="progressive bias weight W from the rollout policy: at each selection the move the policy plays "
+        "there gains W / (visits + 1); 0 = off",
+    )
     policy: tuple[tuple[str, float], ...] = field(default=(), compare=True)
     """Weights of the game's rollout policy by name, e.g. ``(("block", 0.0),)``; the others keep
     their defaults. In a bot spec or options dict each is a key ``policy.<name>``
@@ -237,6 +245,7 @@ class SearchParams:
         p.mast = self.mast
         p.mast_epsilon = self.mast_epsilon
         p.progressive_history = self.progressive_history
+        p.progressive_bias = self.progressive_bias
         return p
 
     def with_(self, **changes: Any) -> SearchParams:
