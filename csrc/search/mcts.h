@@ -11,7 +11,10 @@
 // details. References: Kocsis & Szepesvári 2006 (UCT); Cowling, Powley & Whitehouse,
 // "Information Set Monte Carlo Tree Search", IEEE TCIAIG 4(2), 2012 (SO-/MO-ISMCTS); Winands,
 // Björnsson & Saito, "Monte-Carlo Tree Search Solver", CG 2008; Teytaud & Teytaud, "On the
-// huge benefit of decisive moves in Monte-Carlo Tree Search algorithms", CIG 2010.
+// huge benefit of decisive moves in Monte-Carlo Tree Search algorithms", CIG 2010. Optional, by
+// Params (docs/search_enhancements.md): MAST rollouts (Finnsson & Björnsson 2008), Progressive
+// History (Nijssen & Winands 2011), progressive bias from the rollout policy (Chaslot et al.
+// 2008) and paranoid backups (Nijssen & Winands 2013).
 #pragma once
 #include <algorithm>
 #include <array>
