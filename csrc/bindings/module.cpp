@@ -63,6 +63,9 @@ PYBIND11_MODULE(_core, m) {
       .value("none", search::Shaping::kNone)
       .value("rank", search::Shaping::kRank)
       .value("score", search::Shaping::kScore);
+  py::enum_<search::Backup>(m, "Backup")
+      .value("maxn", search::Backup::kMaxN)
+      .value("paranoid", search::Backup::kParanoid);
 
   py::class_<search::StopFlag>(m, "StopFlag")
       .def(py::init<>())
@@ -93,6 +96,11 @@ PYBIND11_MODULE(_core, m) {
       .def_readwrite("policy", &search::Params::policy)
       .def_readwrite("shaping", &search::Params::shaping)
       .def_readwrite("shaping_weight", &search::Params::shaping_weight)
+      .def_readwrite("backup", &search::Params::backup)
+      .def_readwrite("mast", &search::Params::mast)
+      .def_readwrite("mast_epsilon", &search::Params::mast_epsilon)
+      .def_readwrite("progressive_history", &search::Params::progressive_history)
+      .def_readwrite("progressive_bias", &search::Params::progressive_bias)
       .def_readwrite("stop", &search::Params::stop)
       .def_readwrite("progress", &search::Params::progress);
 
@@ -105,6 +113,11 @@ PYBIND11_MODULE(_core, m) {
       .def_readonly("visits", &search::ActionStats::visits)
       .def_readonly("mean_reward", &search::ActionStats::mean_reward)
       .def_readonly("proof", &search::ActionStats::proof);
+  py::class_<search::HistoryStats>(m, "HistoryStats")
+      .def_readonly("seat", &search::HistoryStats::seat)
+      .def_readonly("action", &search::HistoryStats::action)
+      .def_readonly("count", &search::HistoryStats::count)
+      .def_readonly("mean_reward", &search::HistoryStats::mean_reward);
   py::class_<search::Result>(m, "Result")
       .def_readonly("action", &search::Result::action)
       .def_readonly("stats", &search::Result::stats)
@@ -113,7 +126,8 @@ PYBIND11_MODULE(_core, m) {
       .def_readonly("seconds", &search::Result::seconds)
       .def_readonly("root_value", &search::Result::root_value)
       .def_readonly("forced", &search::Result::forced)
-      .def_readonly("tree_full", &search::Result::tree_full);
+      .def_readonly("tree_full", &search::Result::tree_full)
+      .def_readonly("history", &search::Result::history);
   m.def("root_value", &search::root_value, "visit-weighted mean reward of root statistics");
   m.attr("TREE_BYTES_PER_NODE") = sizeof(search::Node);
   py::class_<search::SolveResult>(m, "SolveResult")

@@ -11,7 +11,10 @@
 // details. References: Kocsis & Szepesvári 2006 (UCT); Cowling, Powley & Whitehouse,
 // "Information Set Monte Carlo Tree Search", IEEE TCIAIG 4(2), 2012 (SO-/MO-ISMCTS); Winands,
 // Björnsson & Saito, "Monte-Carlo Tree Search Solver", CG 2008; Teytaud & Teytaud, "On the
-// huge benefit of decisive moves in Monte-Carlo Tree Search algorithms", CIG 2010.
+// huge benefit of decisive moves in Monte-Carlo Tree Search algorithms", CIG 2010. Optional, by
+// Params (docs/search_enhancements.md): MAST rollouts (Finnsson & Björnsson 2008), Progressive
+// History (Nijssen & Winands 2011), progressive bias from the rollout policy (Chaslot et al.
+// 2008) and paranoid backups (Nijssen & Winands 2013).
 #pragma once
 #include <algorithm>
 #include <array>
@@ -200,6 +203,10 @@ class Searcher {
       for (auto& t : trees_) t.reset(reserve, max_nodes_);
       for (auto& p : paths_) p.reserve(1024);
       tree_iterations_ = 0;
+      if (params_.mast > 0 || params_.progressive_history > 0) {
+        history_.assign(static_cast<std::size_t>(root.num_players()) * S::kMaxActions, History{});
+        played_.reserve(1024);
+      }
     }
     const bool determinize = params_.algorithm == Algorithm::kSoIsmcts || params_.algorithm == Algorithm::kMoIsmcts;
     std::uint64_t done = 0;
@@ -237,7 +244,17 @@ class Searcher {
   bool tree_full() const {
     return std::any_of(trees_.begin(), trees_.end(), [](const Tree& t) { return t.full(); });
   }
-  void clear_trees() { trees_.clear(), paths_.clear(); }
+  void clear_trees() { trees_.clear(), paths_.clear(), history_.clear(); }
+
+  // Adds the MAST table (nothing when neither MAST nor progressive history is on) to `totals`.
+  void add_history(HistoryTable& totals) const {
+    for (std::size_t i = 0; i < history_.size(); ++i)
+      if (history_[i].count) {
+        auto& t = totals[{static_cast<int>(i / S::kMaxActions), static_cast<Action>(i % S::kMaxActions)}];
+        t.first += history_[i].count;
+        t.second += history_[i].reward;
+      }
+  }
 
  private:
   int observer(int tree) const {
@@ -326,6 +343,7 @@ class Searcher {
             run[t] = ChanceRun{};
           }
     };
+    played_.clear();
     bool expanded = false;
     int proven = kUnproven;
     while (!expanded && !state.is_terminal()) {
@@ -360,6 +378,7 @@ class Searcher {
         if (cursor[t] != kNoNode) paths_[t].push_back({cursor[t], player});
       }
       expanded = created;
+      if (!history_.empty()) played_.push_back({player, action});
       state.apply(action);
       if (!created && params_.solver && trees_[acting][cursor[acting]].proven != kUnproven) {
         proven = trees_[acting][cursor[acting]].proven;
@@ -376,6 +395,12 @@ class Searcher {
       else if (params_.solver)
         prove_terminal(state, cursor);
       reward_of(state, reward);
+    }
+    back_up_values(state, reward);
+    for (const auto& [p, a] : played_) {
+      History& h = history_[static_cast<std::size_t>(p) * S::kMaxActions + a];
+      h.reward += reward[p];
+      ++h.count;
     }
     for (int t = 0; t < n_trees; ++t)
       for (const Step& step : paths_[t]) {
@@ -402,6 +427,22 @@ class Searcher {
     }
     const double w = params_.shaping_weight;
     for (int p = 0; p < n; ++p) reward[p] = (1 - w) * reward[p] + w * graded[p];
+  }
+
+  // Whether a proven result, the team `winner` winning, is a win for a mover of team `team`: its own
+  // win under max^n; under paranoid, for the searching team its own, for every other seat any
+  // result the searching team loses.
+  bool wins_for(int team, int winner) const {
+    if (params_.backup != Backup::kParanoid || team == root_team_) return winner == team;
+    return winner != root_team_;
+  }
+
+  // What each seat's nodes add (Params::backup): under paranoid, the searching team's reward for
+  // its members and its complement for every other seat.
+  void back_up_values(const S& state, std::array<double, S::kMaxPlayers>& reward) const {
+    if (params_.backup != Backup::kParanoid) return;
+    const double mine = reward[root_seat_];
+    for (int p = 0; p < state.num_players(); ++p) reward[p] = state.team(p) == root_team_ ? mine : 1 - mine;
   }
 
   // The walk reached the end of the game inside the trees: where the observer's information
@@ -447,7 +488,7 @@ class Searcher {
         ++tree[c].availability;
         const int proven = tree[c].proven;
         if (!params_.solver || proven == kUnproven) continue;
-        if (proven == my_team) {
+        if (wins_for(my_team, proven)) {
           winning = c;
         } else {
           ++losing;
@@ -463,7 +504,7 @@ class Searcher {
       if (slot_[distinct_[i]] == kNoNode) distinct_[untried++] = distinct_[i];  // compacts untried to the front
     Action chosen_token;
     if (winning != kNoNode) {
-      if (fixed_moves) tree[node].proven = static_cast<std::int8_t>(my_team);
+      if (fixed_moves) tree[node].proven = tree[winning].proven;
       cursor = winning;
       chosen_token = tree[winning].token;
     } else if (untried > 0) {
@@ -483,13 +524,19 @@ class Searcher {
       const bool avoid_lost = params_.solver && losing < n_tokens;
       double best = -1e300;
       std::uint32_t best_child = kNoNode;
+      // Progressive bias (Chaslot et al. 2008) from the rollout policy: the move it plays here in
+      // this state gains W / (visits + 1), in expectation W * P(policy plays it) / (visits + 1).
+      const Action bias_token = params_.progressive_bias > 0 ? decision_token(state, obs, player, policy_action(state)) : kNoAction;
       for (int i = 0; i < n; ++i) {
         const std::uint32_t c = slot_[tokens_[i]];
         if (mark_[tokens_[i]] != stamp_ || c == kNoNode) continue;
         const Node& child = tree[c];
         if (avoid_lost && child.proven != kUnproven) continue;
-        const double value = child.reward / child.visits +
-                             params_.exploration * std::sqrt(std::log(static_cast<double>(child.availability)) / child.visits);
+        double value = child.reward / child.visits +
+                       params_.exploration * std::sqrt(std::log(static_cast<double>(child.availability)) / child.visits);
+        if (params_.progressive_history > 0)
+          value += params_.progressive_history * token_history(obs, player, tokens_[i], n) / (child.visits - child.reward + 1);
+        if (tokens_[i] == bias_token) value += params_.progressive_bias / (child.visits + 1);
         if (value > best) best = value, best_child = c;
       }
       cursor = best_child;
@@ -505,24 +552,84 @@ class Searcher {
   // Heuristic rollouts follow the game's policy, except for an epsilon share of uniformly random
   // moves, which still take an immediate win where the game can name one (decisive moves,
   // Teytaud & Teytaud 2010). Random rollouts are uniform.
+  // With MAST, a share of the decisions take the mover's best action by the MAST table instead
+  // (an immediate win still first). Every decision is recorded for the MAST table.
   void rollout(S& state) {
     while (!state.is_terminal()) {
       if (state.current_player() == kChancePlayer) {
         state.apply(state.sample_chance(rng_));
-      } else if (!params_.heuristic_rollouts) {
-        state.apply(uniform_random_action(state, rng_));
-      } else if (params_.rollout_epsilon <= 0 || rng_.uniform() >= params_.rollout_epsilon) {
-        if constexpr (HasPolicyWeights<S>)
-          state.apply(state.heuristic_action(rng_, policy_.data()));
-        else
-          state.apply(state.heuristic_action(rng_));
-      } else {
-        Action move = kNoAction;
-        if constexpr (HasWinningAction<S>) move = state.winning_action();
-        state.apply(move != kNoAction ? move : uniform_random_action(state, rng_));
+        continue;
       }
+      const Action move = rollout_action(state);
+      if (!history_.empty()) played_.push_back({state.current_player(), move});
+      state.apply(move);
     }
   }
+
+  Action rollout_action(const S& state) {
+    if (params_.mast > 0 && rng_.uniform() < params_.mast) {
+      if constexpr (HasWinningAction<S>) {
+        const Action win = state.winning_action();
+        if (win != kNoAction) return win;
+      }
+      return mast_action(state);
+    }
+    if (!params_.heuristic_rollouts) return uniform_random_action(state, rng_);
+    if (params_.rollout_epsilon <= 0 || rng_.uniform() >= params_.rollout_epsilon) return policy_action(state);
+    Action move = kNoAction;
+    if constexpr (HasWinningAction<S>) move = state.winning_action();
+    return move != kNoAction ? move : uniform_random_action(state, rng_);
+  }
+
+  // The game's rollout policy, with the weights of Params::policy.
+  Action policy_action(const S& state) {
+    if constexpr (HasPolicyWeights<S>)
+      return state.heuristic_action(rng_, policy_.data());
+    else
+      return state.heuristic_action(rng_);
+  }
+
+  // MAST's epsilon-greedy choice: a uniform move with probability mast_epsilon, else the
+  // mover's legal action with the best mean in the MAST table, one never played counting as 1
+  // (so each is tried); ties broken at random.
+  Action mast_action(const S& state) {
+    if (params_.mast_epsilon > 0 && rng_.uniform() < params_.mast_epsilon) return uniform_random_action(state, rng_);
+    const int n = state.legal_actions(actions_.data());
+    const int player = state.current_player();
+    double best = -1e300;
+    Action pick = actions_[0];
+    int ties = 0;
+    for (int i = 0; i < n; ++i) {
+      const History& h = history(player, actions_[i]);
+      const double value = h.count ? h.mean() : 1.0;
+      if (value > best) {
+        best = value, pick = actions_[i], ties = 1;
+      } else if (value == best && rng_.below(static_cast<std::uint32_t>(++ties)) == 0) {
+        pick = actions_[i];
+      }
+    }
+    return pick;
+  }
+
+  // Progressive history's score of a token at this decision: the MAST mean of its action, or,
+  // for a token that stands for several actions the tree's observer cannot tell apart, the
+  // mean of theirs (0 for actions never played).
+  double token_history(int obs, int player, Action token, int n_legal) const {
+    if (obs == kOmniscient || obs == player) return history(player, token).mean();
+    double sum = 0;
+    int count = 0;
+    for (int i = 0; i < n_legal; ++i)
+      if (tokens_[i] == token) sum += history(player, actions_[i]).mean(), ++count;
+    return count ? sum / count : 0;
+  }
+
+  // One seat's MAST statistics for one action id.
+  struct History {
+    double reward = 0;
+    std::uint32_t count = 0;
+    double mean() const { return count ? reward / count : 0; }
+  };
+  const History& history(int seat, Action action) const { return history_[static_cast<std::size_t>(seat) * S::kMaxActions + action]; }
 
   void publish(Progress& progress) const {
     RootTable table = published_base_ ? *published_base_ : RootTable{};
@@ -538,6 +645,8 @@ class Searcher {
   std::size_t max_nodes_;
   std::vector<Tree> trees_;
   std::vector<std::vector<Step>> paths_;
+  std::vector<History> history_;                // per seat and action id (MAST, progressive history); empty when unused
+  std::vector<std::pair<int, Action>> played_;  // this iteration's decisions (seat, action), for history_
   std::uint64_t iterations_ = 0;       // over every tree this searcher grew
   std::uint64_t tree_iterations_ = 0;  // into the current trees
   std::array<Action, S::kMaxActions> actions_{};
@@ -615,6 +724,12 @@ Result search(const S& root, const Params& params) {
   if (params.algorithm == Algorithm::kPimc && params.determinizations < 1)
     throw OptionError("determinizations must be at least 1");
   if (!(params.memory_mb > 0)) throw OptionError("memory_mb must be positive");
+  if (!(params.mast >= 0 && params.mast <= 1)) throw OptionError("mast must be in 0..1");
+  if (!(params.mast_epsilon >= 0 && params.mast_epsilon <= 1)) throw OptionError("mast_epsilon must be in 0..1");
+  if (!(params.progressive_history >= 0 && std::isfinite(params.progressive_history)))
+    throw OptionError("progressive_history must be a finite number at least 0");
+  if (!(params.progressive_bias >= 0 && std::isfinite(params.progressive_bias)))
+    throw OptionError("progressive_bias must be a finite number at least 0");
   policy_weights<S>(params);  // refuses an unknown weight before any thread starts
   const auto start = Clock::now();
   const auto deadline = deadline_after(start, params.time_limit_ms);
@@ -646,6 +761,7 @@ Result search(const S& root, const Params& params) {
   std::vector<std::uint64_t> iterations(threads), nodes(threads);
   std::vector<char> full(threads, 0);
   RootTable merged;
+  std::vector<HistoryTable> history(threads);
 
   if (params.algorithm != Algorithm::kPimc) {
     std::vector<RootTable> totals(threads);
@@ -658,6 +774,7 @@ Result search(const S& root, const Params& params) {
       if (searcher.root_proven()) solved.store(true, std::memory_order_relaxed);
       searcher.add_root(totals[thread]);
       iterations[thread] = searcher.iterations();
+      searcher.add_history(history[thread]);
       nodes[thread] = searcher.nodes();
       full[thread] = searcher.tree_full();
     });
@@ -696,6 +813,7 @@ Result search(const S& root, const Params& params) {
         merge_root(thread_totals[thread], table);
         if (!until_stopped) item_totals[item] = std::move(table);
         iterations[thread] += searcher.iterations();
+        searcher.add_history(history[thread]);
         nodes[thread] += searcher.nodes();
         full[thread] |= searcher.tree_full();
       }
@@ -722,6 +840,7 @@ Result search(const S& root, const Params& params) {
     result.tree_full |= full[t] != 0;
   }
   result.stats = sorted_stats(merged);
+  result.history = merged_history(history);
   if (result.stats.empty()) {  // stopped before a single iteration: the greedy bot's move on a deal
     Rng rng(detail::thread_seed(params.seed, -2));
     result.action = params.algorithm == Algorithm::kUct ? greedy_action(root, rng) : greedy_action(root.determinize(seat, rng), rng);

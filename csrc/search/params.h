@@ -27,6 +27,13 @@ enum class FinalMove { kMostVisits, kBestMean };
 // lowest and the highest (1/2 when all are equal).
 enum class Shaping { kNone, kRank, kScore };
 
+// What a node adds for the player who chose its edge. kMaxN: that player's own reward.
+// kParanoid (Sturtevant & Korf 2000; in MCTS, Nijssen & Winands, "Search Policies in
+// Multi-Player Games", ICGA J. 2013): every seat outside the searching seat's team plays
+// against it, so its nodes add one minus the searching seat's reward, and the searching
+// team's nodes add that reward. With two teams whose rewards sum to 1 the two are the same.
+enum class Backup { kMaxN, kParanoid };
+
 // Set from another thread to end a running search early (the protocol's `stop`).
 struct StopFlag {
   std::atomic<bool> value{false};
@@ -51,12 +58,24 @@ struct RootTotals {
 };
 using RootTable = std::map<Action, RootTotals>;
 
+// The MAST table (Params::mast, progressive_history): per (seat, action), how many times the
+// seat played it in the simulated games and their summed reward; and as the Result lists it.
+using HistoryTable = std::map<std::pair<int, Action>, std::pair<std::uint64_t, double>>;
+struct HistoryStats {
+  int seat;
+  Action action;
+  std::uint64_t count;
+  double mean_reward;  // the reward the seat's nodes back up (Params::backup)
+};
+
 // One entry per visited action, most visited first; and their visit-weighted mean reward.
 std::vector<ActionStats> sorted_stats(const RootTable& table);
 // Adds one tree's (or thread's) root totals into `into`; a proof in either is kept (proofs
 // are sound, so two never disagree).
 void merge_root(RootTable& into, const RootTable& from);
 double root_value(const std::vector<ActionStats>& stats);
+// The threads' MAST tables summed, by seat and action.
+std::vector<HistoryStats> merged_history(const std::vector<HistoryTable>& tables);
 
 // Read from another thread while a search runs (the protocol's periodic `info`): iterations
 // completed so far over all threads (updated every 16 iterations), and each thread's root
@@ -105,6 +124,19 @@ struct Params {
   // Weights of the game's rollout policy by name (the game's kPolicyWeights); the others keep
   // their defaults. An unknown name or a value out of range is an OptionError.
   std::vector<std::pair<std::string, double>> policy;
+  Backup backup = Backup::kMaxN;
+  // MAST (Finnsson & Björnsson 2008): each seat's mean reward per action id over every
+  // decision of every iteration so far. This share of rollout decisions takes the seat's best
+  // action by that mean (untried ones first), or with probability mast_epsilon a uniform one
+  // (epsilon-greedy, Tak, Winands & Björnsson 2012); the others follow the rollout policy. 0: off.
+  double mast = 0;
+  double mast_epsilon = 0.4;
+  // Progressive History (Nijssen & Winands 2011): selection adds
+  // W * history mean / (visits * (1 - mean) + 1), the history mean being the MAST table's. 0: off.
+  double progressive_history = 0;
+  // Progressive bias (Chaslot et al. 2008) from the rollout policy: at each selection the move
+  // the game's heuristic_action plays there gains W / (visits + 1). 0: off.
+  double progressive_bias = 0;
 };
 
 struct Result {
@@ -116,6 +148,7 @@ struct Result {
   double root_value = 0;  // visit-weighted mean reward of the root for the searching seat
   bool forced = false;     // one legal move: answered at once, nothing searched
   bool tree_full = false;  // the memory budget was reached: the trees stopped growing
+  std::vector<HistoryStats> history;  // the MAST table, by seat and action; empty when unused
 };
 
 std::string algorithm_name(Algorithm a);

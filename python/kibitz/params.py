@@ -98,6 +98,7 @@ ALGORITHMS = ("so_ismcts", "mo_ismcts", "pimc", "uct")
 ROLLOUTS = ("heuristic", "random")
 FINAL_MOVES = ("visits", "mean")
 SHAPINGS = ("none", "rank", "score")
+BACKUPS = ("maxn", "paranoid")
 MAX_SEED = (1 << 63) - 1  # a signed 64-bit spin option holds every seed
 
 
@@ -174,6 +175,39 @@ class SearchParams:
     shaping_weight: float = parameter(
         0.25, 0.0, 1.0, option="ShapingWeight", help="reward = (1 - w) * return + w * the shaped result; 0 = return only"
     )
+    backup: str = parameter(
+        "maxn",
+        choices=BACKUPS,
+        option="Backup",
+        help="what a node adds for the seat that chose it: maxn (its own reward) or paranoid (every seat outside "
+        "the searching team plays against it: one minus the searching seat's reward)",
+    )
+    mast: float = parameter(
+        0.0,
+        0.0,
+        1.0,
+        option="MAST",
+        help="MAST: this share of rollout decisions takes the mover's best action by its mean reward in the "
+        "search so far (epsilon-greedy with mast_epsilon), the others follow the rollout policy; 0 = off",
+    )
+    mast_epsilon: float = parameter(
+        0.4, 0.0, 1.0, option="MASTEpsilon", help="MAST decisions play a uniform random move with this probability"
+    )
+    progressive_history: float = parameter(
+        0.0,
+        0.0,
+        100.0,
+        option="ProgressiveHistory",
+        help="Progressive History weight W: selection adds W * the move's MAST mean / (visits * (1 - mean) + 1); 0 = off",
+    )
+    progressive_bias: float = parameter(
+        0.0,
+        0.0,
+        100.0,
+        option="ProgressiveBias",
+        help="progressive bias weight W from the rollout policy: at each selection the move the policy plays "
+        "there gains W / (visits + 1); 0 = off",
+    )
     policy: tuple[tuple[str, float], ...] = field(default=(), compare=True)
     """Weights of the game's rollout policy by name, e.g. ``(("block", 0.0),)``; the others keep
     their defaults. In a bot spec or options dict each is a key ``policy.<name>``
@@ -207,6 +241,11 @@ class SearchParams:
         p.policy = list(self.policy)
         p.shaping = getattr(_core.Shaping, self.shaping)
         p.shaping_weight = self.shaping_weight
+        p.backup = getattr(_core.Backup, self.backup)
+        p.mast = self.mast
+        p.mast_epsilon = self.mast_epsilon
+        p.progressive_history = self.progressive_history
+        p.progressive_bias = self.progressive_bias
         return p
 
     def with_(self, **changes: Any) -> SearchParams:
