@@ -55,6 +55,11 @@ PYBIND11_MODULE(_core, m) {
       .value("rank", search::Shaping::kRank)
       .value("score", search::Shaping::kScore);
 
+  py::enum_<search::Simultaneous>(m, "Simultaneous")
+      .value("rm", search::Simultaneous::kRegretMatching)
+      .value("duct", search::Simultaneous::kDuct)
+      .value("exp3", search::Simultaneous::kExp3);
+
   py::class_<search::StopFlag>(m, "StopFlag")
       .def(py::init<>())
       .def("set", [](search::StopFlag& f) { f.value.store(true); })
@@ -81,6 +86,8 @@ PYBIND11_MODULE(_core, m) {
       .def_readwrite("solve_stones", &search::Params::solve_stones)
       .def_readwrite("solver", &search::Params::solver)
       .def_readwrite("memory_mb", &search::Params::memory_mb)
+      .def_readwrite("simultaneous", &search::Params::simultaneous)
+      .def_readwrite("sm_gamma", &search::Params::sm_gamma)
       .def_readwrite("policy", &search::Params::policy)
       .def_readwrite("shaping", &search::Params::shaping)
       .def_readwrite("shaping_weight", &search::Params::shaping_weight)
@@ -95,7 +102,8 @@ PYBIND11_MODULE(_core, m) {
       .def_readonly("action", &search::ActionStats::action)
       .def_readonly("visits", &search::ActionStats::visits)
       .def_readonly("mean_reward", &search::ActionStats::mean_reward)
-      .def_readonly("proof", &search::ActionStats::proof);
+      .def_readonly("proof", &search::ActionStats::proof)
+      .def_readonly("probability", &search::ActionStats::probability);
   py::class_<search::Result>(m, "Result")
       .def_readonly("action", &search::Result::action)
       .def_readonly("stats", &search::Result::stats)
@@ -149,7 +157,7 @@ PYBIND11_MODULE(_core, m) {
       .def("view_string", &AnyState::view_string)
       .def("render", &AnyState::render, py::arg("seat") = -1)
       .def("equals", &AnyState::equals)
-      .def("search", &AnyState::search, py::call_guard<py::gil_scoped_release>())
+      .def("search", &AnyState::search, py::arg("params"), py::arg("seat") = -1, py::call_guard<py::gil_scoped_release>())
       .def("policy_weights", &AnyState::policy_weights)
       .def("solve", &AnyState::solve, py::call_guard<py::gil_scoped_release>())
       .def("greedy_action", &AnyState::greedy_action)

@@ -98,6 +98,7 @@ ALGORITHMS = ("so_ismcts", "mo_ismcts", "pimc", "uct")
 ROLLOUTS = ("heuristic", "random")
 FINAL_MOVES = ("visits", "mean")
 SHAPINGS = ("none", "rank", "score")
+SIMULTANEOUS = ("rm", "duct", "exp3")
 MAX_SEED = (1 << 63) - 1  # a signed 64-bit spin option holds every seed
 
 
@@ -174,6 +175,20 @@ class SearchParams:
     shaping_weight: float = parameter(
         0.25, 0.0, 1.0, option="ShapingWeight", help="reward = (1 - w) * return + w * the shaped result; 0 = return only"
     )
+    simultaneous: str = parameter(
+        "rm",
+        choices=SIMULTANEOUS,
+        option="Simultaneous",
+        help="how each choosing seat selects at a simultaneous node, from its own statistics: rm (regret matching, "
+        "the move played drawn from the average strategy), duct (decoupled UCT, with c) or exp3",
+    )
+    sm_gamma: float = parameter(
+        0.1,
+        0.0,
+        1.0,
+        option="SimultaneousGamma",
+        help="rm and exp3: the share of uniform exploration mixed into each seat's strategy at a simultaneous node",
+    )
     policy: tuple[tuple[str, float], ...] = field(default=(), compare=True)
     """Weights of the game's rollout policy by name, e.g. ``(("block", 0.0),)``; the others keep
     their defaults. In a bot spec or options dict each is a key ``policy.<name>``
@@ -207,6 +222,8 @@ class SearchParams:
         p.policy = list(self.policy)
         p.shaping = getattr(_core.Shaping, self.shaping)
         p.shaping_weight = self.shaping_weight
+        p.simultaneous = getattr(_core.Simultaneous, self.simultaneous)
+        p.sm_gamma = self.sm_gamma
         return p
 
     def with_(self, **changes: Any) -> SearchParams:

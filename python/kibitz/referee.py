@@ -46,6 +46,7 @@ from kibitz.match import (
     MatchResult,
     Participant,
     PlayerLike,
+    act_on_state,
     derive_seed,
     initial_state,
     play_out,
@@ -178,7 +179,7 @@ class BotSeat:
 
     def decide(self, state: State, clocks: Clocks | None = None) -> str:
         bot: Any = self._bot
-        move = bot.act(state) if getattr(bot, "sees_everything", False) else bot.act(state.view(self._seat))
+        move = act_on_state(bot, state, self._seat) if getattr(bot, "sees_everything", False) else bot.act(state.view(self._seat))
         return move if isinstance(move, str) else state.move_to_string(move)
 
     def close(self, graceful: bool = True) -> None:
