@@ -338,7 +338,8 @@ class EngineSeat:
         allowed_ms = self.movetime_ms if clocks is None else clocks.left[self._seat]
         started = time.monotonic()
         try:
-            reply = self._until(lambda line: line.startswith("bestmove"), (allowed_ms + self.margin_ms) / 1000, "bestmove")[-1].split()
+            # a move's text may have spaces (Yak's "choose build"): it is the rest of the line
+            reply = self._until(lambda line: line.startswith("bestmove"), (allowed_ms + self.margin_ms) / 1000, "bestmove")[-1].split(maxsplit=1)
         except SeatFault as fault:
             if clocks is not None and str(fault).startswith("no bestmove"):
                 raise SeatFault(f"lost on time: no bestmove within its {allowed_ms:.0f} ms left (+{self.margin_ms} ms margin)") from None
