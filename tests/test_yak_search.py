@@ -82,3 +82,11 @@ def test_a_search_bot_sees_only_its_view_at_sunrise():
         moves.add(bot.act(t.view(2)))
         assert bot.last_result is not None
     assert len(moves) == 1
+
+
+def test_without_reopening_a_search_in_the_middle_of_a_sunrise_guesses_the_cards_already_chosen():
+    start = YAK[3].new_initial_state(seed=3)
+    params = kibitz.SearchParams(algorithm="so_ismcts", iterations=300, seed=11, reopen_choices=0)
+    guessed = [with_cards(start, [card, "-", "-"]).search(params, seat=1) for card in CARDS]
+    assert same_search(guessed[0], guessed[1]) and same_search(guessed[0], guessed[2])  # drawn again: never the true card
+    assert not same_search(guessed[0], start.search(params, seat=1))  # seat 0 does not choose in it

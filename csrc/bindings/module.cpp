@@ -88,6 +88,7 @@ PYBIND11_MODULE(_core, m) {
       .def_readwrite("memory_mb", &search::Params::memory_mb)
       .def_readwrite("simultaneous", &search::Params::simultaneous)
       .def_readwrite("sm_gamma", &search::Params::sm_gamma)
+      .def_readwrite("reopen_choices", &search::Params::reopen_choices)
       .def_readwrite("policy", &search::Params::policy)
       .def_readwrite("shaping", &search::Params::shaping)
       .def_readwrite("shaping_weight", &search::Params::shaping_weight)

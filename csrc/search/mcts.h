@@ -818,13 +818,13 @@ int searched_seat(const S& position, int seat) {
 }
 
 // What the search starts from: the position itself, or at a simultaneous node of a game that can
-// take choices back (HasReopenChoices), the node with the choices `seat` has not seen taken back,
+// take choices back (HasReopenChoices; unless Params::reopen_choices is off), the node with the choices `seat` has not seen taken back,
 // so that those seats choose again in the search, simultaneously with it, instead of being given
 // a uniformly drawn guess by a determinization.
 template <Game S>
-S searched_root(const S& position, int seat) {
+S searched_root(const S& position, int seat, const Params& params) {
   if constexpr (HasReopenChoices<S>)
-    if (is_simultaneous_node(position)) return position.reopen_choices(seat);
+    if (params.reopen_choices && is_simultaneous_node(position)) return position.reopen_choices(seat);
   return position;
 }
 
@@ -854,7 +854,7 @@ inline Action sampled_action(const std::vector<ActionStats>& stats, Rng& rng) {
 template <Game S>
 Result search(const S& position, const Params& params, int seat_to_search = -1) {
   const int seat = searched_seat(position, seat_to_search);
-  const S root = searched_root(position, seat);
+  const S root = searched_root(position, seat, params);
   const bool joint_root = is_simultaneous_node(root);
   if (params.iterations == 0 && params.time_limit_ms <= 0 && !params.stop)
     throw OptionError("search needs a budget: set iterations and/or time_limit_ms, or a stop flag");

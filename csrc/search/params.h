@@ -116,6 +116,11 @@ struct Params {
   // Selection at simultaneous nodes, and its uniform exploration share for rm and exp3.
   Simultaneous simultaneous = Simultaneous::kRegretMatching;
   double sm_gamma = 0.1;
+  // At a simultaneous root at which other seats have chosen already (a position read from a
+  // sequential record), take back the choices the searching seat has not seen and search them
+  // as simultaneous (games with reopen_choices); false: determinizations guess them uniformly
+  // (what recording them as hidden sequential decisions gives; a baseline).
+  bool reopen_choices = true;
   // reward = (1 - shaping_weight) * return + shaping_weight * graded result.
   Shaping shaping = Shaping::kNone;
   double shaping_weight = 0.25;

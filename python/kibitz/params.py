@@ -189,6 +189,15 @@ class SearchParams:
         option="SimultaneousGamma",
         help="rm and exp3: the share of uniform exploration mixed into each seat's strategy at a simultaneous node",
     )
+    reopen_choices: int = parameter(
+        1,
+        0,
+        1,
+        option="ReopenChoices",
+        help="1: at a simultaneous node where other seats have chosen already (a position read from a sequential "
+        "record), take back the choices this seat has not seen and search them as simultaneous; 0: determinizations "
+        "guess them uniformly (a baseline)",
+    )
     policy: tuple[tuple[str, float], ...] = field(default=(), compare=True)
     """Weights of the game's rollout policy by name, e.g. ``(("block", 0.0),)``; the others keep
     their defaults. In a bot spec or options dict each is a key ``policy.<name>``
@@ -224,6 +233,7 @@ class SearchParams:
         p.shaping_weight = self.shaping_weight
         p.simultaneous = getattr(_core.Simultaneous, self.simultaneous)
         p.sm_gamma = self.sm_gamma
+        p.reopen_choices = bool(self.reopen_choices)
         return p
 
     def with_(self, **changes: Any) -> SearchParams:
