@@ -301,12 +301,12 @@ def test_the_move_at_a_joint_root_is_drawn_from_the_average_strategy_under_rm_an
     s = RPS.new_initial_state()
     moves = []
     for seed in range(40):
-        result = s.search(kibitz.SearchParams(algorithm="uct", iterations=3000, seed=seed), seat=1)
+        result = s.search(kibitz.SearchParams(algorithm="uct", iterations=3000, seed=seed, simultaneous="rm"), seat=1)
         assert dict((st.action, st.probability) for st in result.stats)[result.action] > 0
         moves.append(result.move)
     assert {"paper", "scissors"} <= set(moves)  # a mixed strategy, played as one
     assert moves.count("paper") > moves.count("scissors")  # 10/16 against 5/16
-    again = s.search(kibitz.SearchParams(algorithm="uct", iterations=3000, seed=7), seat=1)
+    again = s.search(kibitz.SearchParams(algorithm="uct", iterations=3000, seed=7, simultaneous="rm"), seat=1)
     assert again.move == moves[7]  # the draw comes from the seed
     for seed in range(5):
         result = s.search(kibitz.SearchParams(algorithm="uct", iterations=3000, seed=seed, simultaneous="duct"), seat=1)

@@ -24,10 +24,10 @@ enum class FinalMove { kMostVisits, kBestMean };
 // How each choosing seat selects at a simultaneous node, from its own statistics there
 // (decoupled; Lanctot, Lisý & Winands, "Monte Carlo Tree Search in Simultaneous Move Games with
 // Applications to Goofspiel", 2014; Lisý, Kovařík, Lanctot & Bošanský, NIPS 2013):
-// kRegretMatching: regret matching on sampled regrets, mixed with a uniform share sm_gamma; its
-// average strategy approaches an equilibrium (in two-seat zero-sum games). kDuct: decoupled
-// UCT, UCB1 over the seat's own actions with the exploration constant. kExp3: Exp3 with
-// exploration sm_gamma. At a simultaneous root, rm and exp3 play a move drawn from the
+// kDuct (the default): decoupled UCT, UCB1 over the seat's own actions with the exploration
+// constant; far the strongest in Yak (docs/strength.md). kRegretMatching: regret matching on sampled regrets, mixed with a uniform share sm_gamma; its
+// average strategy approaches an equilibrium (in two-seat zero-sum games: the least exploitable;
+// docs/architecture.md §4). kExp3: Exp3 with exploration sm_gamma. At a simultaneous root, rm and exp3 play a move drawn from the
 // searching seat's average strategy, duct the one final_move names.
 enum class Simultaneous { kRegretMatching, kDuct, kExp3 };
 
@@ -114,7 +114,7 @@ struct Params {
   // the search goes on iterating from their leaves.
   double memory_mb = 512;
   // Selection at simultaneous nodes, and its uniform exploration share for rm and exp3.
-  Simultaneous simultaneous = Simultaneous::kRegretMatching;
+  Simultaneous simultaneous = Simultaneous::kDuct;
   double sm_gamma = 0.1;
   // At a simultaneous root at which other seats have chosen already (a position read from a
   // sequential record), take back the choices the searching seat has not seen and search them

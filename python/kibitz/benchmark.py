@@ -61,7 +61,7 @@ def figures(scale: float = 1.0, repeats: int = 3) -> dict[str, Any]:
     is a whole round of about 130 decisions and 60 draws); and of 4-player Yak from its first
     Sunrise (``yak.*``, a fifth: a uniformly random game has some 360 decisions, Sunrise
     choices counted one per player; ``yak.ismcts_iterations_per_s`` searches the first
-    choosing seat's card with SO-ISMCTS, rm at the Sunrise).
+    choosing seat's card with SO-ISMCTS).
 
     ``scale`` multiplies every workload (use < 1 for a quick look). Each figure is the best
     of ``repeats`` runs, the measurements taken round-robin so that a burst of load on a

@@ -98,7 +98,7 @@ ALGORITHMS = ("so_ismcts", "mo_ismcts", "pimc", "uct")
 ROLLOUTS = ("heuristic", "random")
 FINAL_MOVES = ("visits", "mean")
 SHAPINGS = ("none", "rank", "score")
-SIMULTANEOUS = ("rm", "duct", "exp3")
+SIMULTANEOUS = ("duct", "rm", "exp3")
 MAX_SEED = (1 << 63) - 1  # a signed 64-bit spin option holds every seed
 
 
@@ -176,11 +176,12 @@ class SearchParams:
         0.25, 0.0, 1.0, option="ShapingWeight", help="reward = (1 - w) * return + w * the shaped result; 0 = return only"
     )
     simultaneous: str = parameter(
-        "rm",
+        "duct",
         choices=SIMULTANEOUS,
         option="Simultaneous",
-        help="how each choosing seat selects at a simultaneous node, from its own statistics: rm (regret matching, "
-        "the move played drawn from the average strategy), duct (decoupled UCT, with c) or exp3",
+        help="how each choosing seat selects at a simultaneous node, from its own statistics: duct (decoupled UCT, "
+        "with c; the strongest in Yak), rm (regret matching, the move played drawn from the average strategy; the "
+        "least exploitable in two-seat zero-sum games) or exp3",
     )
     sm_gamma: float = parameter(
         0.1,
