@@ -42,7 +42,12 @@ def main() -> None:
             if sunrises == 2:
                 break
             # every choosing seat answers before any of them is told anything
-            joint = {seat: state.parse_move(out[-1][len("bestmove ") :]) if seat == SEAT else state.parse_move(greedy.act(state.view(seat))) for seat in state.choosing_seats()}
+            joint = {
+                seat: state.parse_move(out[-1][len("bestmove ") :])
+                if seat == SEAT
+                else state.parse_move(greedy.act(state.view(seat)))
+                for seat in state.choosing_seats()
+            }
             send(f"observe {state.joint_observation_text(SEAT, joint)}")
             state.apply_joint(joint)
             continue
@@ -51,7 +56,11 @@ def main() -> None:
             send("go iterations 2000")
             action = state.parse_move(out[-1][len("bestmove ") :])
         else:
-            action = state.sample_chance(rng.getrandbits(63)) if seat == kibitz.CHANCE else state.parse_move(greedy.act(state.view(seat)))
+            action = (
+                state.sample_chance(rng.getrandbits(63))
+                if seat == kibitz.CHANCE
+                else state.parse_move(greedy.act(state.view(seat)))
+            )
         send(f"observe {state.observation_text(SEAT, action)}")
         state.apply(action)
     send("d")
