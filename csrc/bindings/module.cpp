@@ -103,8 +103,8 @@ PYBIND11_MODULE(_core, m) {
       .def_readonly("action", &search::ActionStats::action)
       .def_readonly("visits", &search::ActionStats::visits)
       .def_readonly("mean_reward", &search::ActionStats::mean_reward)
-      .def_readonly("proof", &search::ActionStats::proof)
-      .def_readonly("probability", &search::ActionStats::probability);
+      .def_readonly("probability", &search::ActionStats::probability)
+      .def_readonly("proof", &search::ActionStats::proof);
   py::class_<search::Result>(m, "Result")
       .def_readonly("action", &search::Result::action)
       .def_readonly("stats", &search::Result::stats)

@@ -515,34 +515,6 @@ class Searcher {
     return pick;
   }
 
-  // Heuristic rollouts follow the game's policy, except for an epsilon share of uniformly random
-  // moves, which still take an immediate win where the game can name one (decisive moves,
-  // Teytaud & Teytaud 2010). Random rollouts are uniform.
-  void rollout(S& state) {
-    while (!state.is_terminal()) {
-      if constexpr (SimultaneousGame<S>) {
-        if (state.current_player() == kSimultaneousPlayer) {
-          play_joint(state, [&](int seat) { return rollout_choice(state, seat); });
-          continue;
-        }
-      }
-      if (state.current_player() == kChancePlayer) {
-        state.apply(state.sample_chance(rng_));
-      } else if (!params_.heuristic_rollouts) {
-        state.apply(uniform_random_action(state, rng_));
-      } else if (params_.rollout_epsilon <= 0 || rng_.uniform() >= params_.rollout_epsilon) {
-        if constexpr (HasPolicyWeights<S>)
-          state.apply(state.heuristic_action(rng_, policy_.data()));
-        else
-          state.apply(state.heuristic_action(rng_));
-      } else {
-        Action move = kNoAction;
-        if constexpr (HasWinningAction<S>) move = state.winning_action();
-        state.apply(move != kNoAction ? move : uniform_random_action(state, rng_));
-      }
-    }
-  }
-
   // -- simultaneous nodes (SimultaneousGame; docs/architecture.md §4) ---------------------------
 
   // A choosing seat's choice at a simultaneous node, selected in tree t at `node` from the seat's
@@ -707,6 +679,34 @@ class Searcher {
       t.weight += params_.simultaneous == Simultaneous::kDuct ? c.visits : c.strategy;
     }
     return true;
+  }
+
+  // Heuristic rollouts follow the game's policy, except for an epsilon share of uniformly random
+  // moves, which still take an immediate win where the game can name one (decisive moves,
+  // Teytaud & Teytaud 2010). Random rollouts are uniform.
+  void rollout(S& state) {
+    while (!state.is_terminal()) {
+      if constexpr (SimultaneousGame<S>) {
+        if (state.current_player() == kSimultaneousPlayer) {
+          play_joint(state, [&](int seat) { return rollout_choice(state, seat); });
+          continue;
+        }
+      }
+      if (state.current_player() == kChancePlayer) {
+        state.apply(state.sample_chance(rng_));
+      } else if (!params_.heuristic_rollouts) {
+        state.apply(uniform_random_action(state, rng_));
+      } else if (params_.rollout_epsilon <= 0 || rng_.uniform() >= params_.rollout_epsilon) {
+        if constexpr (HasPolicyWeights<S>)
+          state.apply(state.heuristic_action(rng_, policy_.data()));
+        else
+          state.apply(state.heuristic_action(rng_));
+      } else {
+        Action move = kNoAction;
+        if constexpr (HasWinningAction<S>) move = state.winning_action();
+        state.apply(move != kNoAction ? move : uniform_random_action(state, rng_));
+      }
+    }
   }
 
   void publish(Progress& progress) const {
