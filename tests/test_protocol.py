@@ -646,3 +646,59 @@ def test_the_final_info_block_names_what_it_counts():
     moves = [line.split() for line in reply[1:-1]]
     assert all(m[:2] == ["info", "multipv"] for m in moves) and sum(int(m[6]) for m in moves) <= 3000
     assert moves[0][4] == reply[-1].split()[1]  # the most visited move is the one played
+
+
+# -- simultaneous nodes: a go per choosing seat (docs/protocol.md §4, §15) ----------------------
+
+
+def yak_sunrise(cards: str = "-,-,-") -> kibitz.State:
+    """A 3-player Yak Sunrise (baby-yak holder 0) with the `cards` field given (`-`: still choosing)."""
+    text = kibitz.Game("yak", players=3).new_initial_state(seed=3).notation().replace("cards=-,-,-", f"cards={cards}")
+    return kibitz.Game("yak", players=3).state_from_notation(text)
+
+
+def searched(engine: Engine, out: list[str], *lines: str) -> list[str]:
+    """What the in-process engine prints for `lines`, the last a go, once its search is over."""
+    start = len(out)
+    for line in lines:
+        engine.handle(line)
+    engine.wait()
+    return out[start:]
+
+
+def test_each_choosing_seat_gets_its_own_go_at_a_simultaneous_node_and_sees_only_its_own_choice():
+    s = yak_sunrise()
+    engine, out = session("setoption name Seed value 5", "newgame yak players 3 seat 1", f"position view {s.view(1).notation()}")
+    assert searched(engine, out, "query turn", "legal") == ["response seats 0 1 2", "legal choose build choose restock choose market"]
+    reply = searched(engine, out, "go iterations 400")
+    assert reply[-1] in {"bestmove choose build", "bestmove choose restock", "bestmove choose market"}
+    multipv = [line for line in reply if line.startswith("info multipv")]
+    assert len(multipv) == 3 and all(" probability " in line for line in multipv)
+    assert sum(float(line.split(" probability ")[1]) for line in multipv) == pytest.approx(1.0, abs=2e-4)
+    # the joint move as seat 1 saw it: its own card, the others' as ?, and the first card revealed
+    joint = {0: "choose build", 1: reply[-1][len("bestmove ") :], 2: "choose restock"}
+    seen = s.joint_observation_text(1, joint)
+    assert seen.startswith("? | choose ") and seen.endswith("| ?; reveal 0 build")
+    assert searched(engine, out, f"observe {seen}", "query turn") == ["response seat 0"]
+    s.apply_joint(joint)
+    assert searched(engine, out, "query view") == [f"response {s.view(1).notation()}"]
+
+
+def test_a_go_in_the_middle_of_a_recorded_sunrise_searches_the_round_s_start_and_refuses_a_seat_that_has_chosen():
+    replies = []
+    for card in ("build", "restock", "market"):  # seat 0 chose first, in secret: seat 1's answer does not depend on it
+        engine, out = session("setoption name Seed value 5", "newgame yak players 3 seat 1")
+        replies.append(searched(engine, out, f"position view {yak_sunrise(f'{card},-,-').view(1).notation()}", "go iterations 400"))
+    assert [r[1:] for r in replies] == [replies[0][1:]] * 3  # every line but the first, which has the time
+    engine, out = session("newgame yak players 3 seat 1", f"position view {yak_sunrise('-,market,-').view(1).notation()}")
+    assert searched(engine, out, "go iterations 10") == ["info string error: go: it is not seat 1's decision (to move: seats 0 2)"]
+
+
+def test_with_see_all_a_joint_move_is_observed_as_every_choice_in_choosing_order():
+    s = yak_sunrise()
+    engine, out = session("setoption name SeeAll value true", "newgame yak players 3 seat 2", f"position state {s.notation()}")
+    bad = searched(engine, out, "observe choose build | choose market")
+    assert bad == ["info string error: observe: a joint move here has 3 choices (seats 0 1 2) joined by '|', got 'choose build | choose market'"]
+    searched(engine, out, "observe choose build | choose market | choose build")
+    s.apply_joint({0: "choose build", 1: "choose market", 2: "choose build"})
+    assert engine.position == s

@@ -27,11 +27,7 @@ def broken(fault: str, decision: int = 1) -> str:
     return f"engine:{sys.executable} {BROKEN} {fault} {decision}"
 
 
-# The protocol has no simultaneous `go` yet (issue 12): an engine at a joint node cannot answer.
-SEQUENTIAL_GAMES = [info for info in kibitz.games() if not info.simultaneous]
-
-
-@pytest.mark.parametrize("info", SEQUENTIAL_GAMES, ids=lambda info: info.name)
+@pytest.mark.parametrize("info", kibitz.games(), ids=lambda info: info.name)
 @pytest.mark.parametrize("incremental", [False, True], ids=["position", "observe"])
 def test_full_game_between_two_engine_processes(info, incremental):
     game = kibitz.Game(info.name, players=info.min_players)
@@ -51,6 +47,16 @@ def test_builtin_bots_play_simultaneous_games_under_the_referee(info):
     assert [r.adjudication for r in result.records] == [None, None]
     for record in result.records:
         assert replay(record).returns() == record.returns
+
+
+@pytest.mark.parametrize("incremental", [False, True], ids=["position", "observe"])
+def test_engines_play_four_player_yak_with_a_go_per_choosing_seat_at_each_sunrise(incremental):
+    game = kibitz.Game("yak", players=4)
+    fast = {**FAST, "iterations": 60}
+    result = Tournament(game, [ENGINE, "greedy", ENGINE, "random"], games=1, seed=3, incremental=incremental, **fast).run()
+    (record,) = result.records
+    assert record.adjudication is None, record.adjudication
+    assert replay(record).returns() == record.returns
 
 
 def test_engine_plays_against_a_builtin_bot_with_every_seat_seen_only_through_its_view():

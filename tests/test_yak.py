@@ -1007,13 +1007,3 @@ def test_the_rollout_policy_scores_more_than_random_play():
 
     assert mean_score(True) > 1.3 * mean_score(False)
 
-
-def test_search_is_refused_at_every_yak_position_until_it_handles_sunrise():
-    s = YAK[2].new_initial_state(seed=1)
-    with pytest.raises(kibitz.IllegalMoveError, match="simultaneous nodes are not searched yet"):
-        s.search(kibitz.SearchParams(iterations=50))
-    with pytest.raises(ValueError, match="simultaneous nodes are not searched yet"):
-        kibitz.make_bot("ismcts:iterations=50").act(s.view(0))
-    s.apply_joint({0: "choose restock", 1: "choose restock"})
-    with pytest.raises(ValueError, match="simultaneous nodes are not searched yet: yak has simultaneous decisions"):
-        s.search(kibitz.SearchParams(iterations=50))  # a Noon decision: the search would reach the next Sunrise

@@ -57,7 +57,8 @@ class AnyState {
   virtual std::string render(int seat) const = 0;  // -1: every hand
   virtual bool equals(const AnyState& other) const = 0;
 
-  virtual search::Result search(const search::Params& params) const = 0;
+  // The decision of `seat` (-1: the seat to move; at a simultaneous node, a choosing seat).
+  virtual search::Result search(const search::Params& params, int seat) const = 0;
   // The weights of the game's rollout policy (game.h), set by name in Params::policy.
   virtual std::vector<PolicyWeight> policy_weights() const = 0;
   // Exact value and a best move (search/solver.h); only for games that offer the solver hooks.
@@ -272,7 +273,7 @@ class StateImpl final : public AnyState {
     return o && o->s_ == s_;
   }
 
-  search::Result search(const search::Params& params) const override { return search::search(s_, params); }
+  search::Result search(const search::Params& params, int seat) const override { return search::search(s_, params, seat); }
   std::vector<PolicyWeight> policy_weights() const override {
     if constexpr (HasPolicyWeights<S>)
       return {S::kPolicyWeights.begin(), S::kPolicyWeights.end()};

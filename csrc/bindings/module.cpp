@@ -67,6 +67,11 @@ PYBIND11_MODULE(_core, m) {
       .value("maxn", search::Backup::kMaxN)
       .value("paranoid", search::Backup::kParanoid);
 
+  py::enum_<search::Simultaneous>(m, "Simultaneous")
+      .value("rm", search::Simultaneous::kRegretMatching)
+      .value("duct", search::Simultaneous::kDuct)
+      .value("exp3", search::Simultaneous::kExp3);
+
   py::class_<search::StopFlag>(m, "StopFlag")
       .def(py::init<>())
       .def("set", [](search::StopFlag& f) { f.value.store(true); })
@@ -93,6 +98,9 @@ PYBIND11_MODULE(_core, m) {
       .def_readwrite("solve_stones", &search::Params::solve_stones)
       .def_readwrite("solver", &search::Params::solver)
       .def_readwrite("memory_mb", &search::Params::memory_mb)
+      .def_readwrite("simultaneous", &search::Params::simultaneous)
+      .def_readwrite("sm_gamma", &search::Params::sm_gamma)
+      .def_readwrite("reopen_choices", &search::Params::reopen_choices)
       .def_readwrite("policy", &search::Params::policy)
       .def_readwrite("shaping", &search::Params::shaping)
       .def_readwrite("shaping_weight", &search::Params::shaping_weight)
@@ -112,6 +120,7 @@ PYBIND11_MODULE(_core, m) {
       .def_readonly("action", &search::ActionStats::action)
       .def_readonly("visits", &search::ActionStats::visits)
       .def_readonly("mean_reward", &search::ActionStats::mean_reward)
+      .def_readonly("probability", &search::ActionStats::probability)
       .def_readonly("proof", &search::ActionStats::proof);
   py::class_<search::HistoryStats>(m, "HistoryStats")
       .def_readonly("seat", &search::HistoryStats::seat)
@@ -172,7 +181,7 @@ PYBIND11_MODULE(_core, m) {
       .def("view_string", &AnyState::view_string)
       .def("render", &AnyState::render, py::arg("seat") = -1)
       .def("equals", &AnyState::equals)
-      .def("search", &AnyState::search, py::call_guard<py::gil_scoped_release>())
+      .def("search", &AnyState::search, py::arg("params"), py::arg("seat") = -1, py::call_guard<py::gil_scoped_release>())
       .def("policy_weights", &AnyState::policy_weights)
       .def("solve", &AnyState::solve, py::call_guard<py::gil_scoped_release>())
       .def("greedy_action", &AnyState::greedy_action)

@@ -137,6 +137,16 @@ concept SimultaneousGame = Game<S> && requires(const S cs, S s, Rng& rng, Action
   { cs.heuristic_choice(seat, rng) } -> std::convertible_to<Action>;
 };
 
+// Optional for a SimultaneousGame: reopen_choices(seat), at a simultaneous node at which some
+// seats have chosen already (a position read back from a sequential record), the same node with
+// every choice that `seat` has not seen taken back, so that those seats are choosing again. The
+// search starts there (docs/architecture.md §4): the choices were made without knowing seat's,
+// so searching them as simultaneous is exact, where a determinization would guess them uniformly.
+template <class S>
+concept HasReopenChoices = SimultaneousGame<S> && requires(const S s, int seat) {
+  { s.reopen_choices(seat) } -> std::same_as<S>;
+};
+
 // Optional for a SimultaneousGame, the protocol's text of a joint move as `seat` sees it, when it
 // shows more than each choice's observe_choice (Yak: the reveal of the card that acts first). Its
 // after_observation(seat, seen, rng) at a simultaneous node then reads this text. Without it the

@@ -262,6 +262,15 @@ class State {
   // which all observe, names it; the view shows it from the turn's start).
   Action observe_choice(int observer, int chooser, Action a) const { return observer == chooser ? a : kUnobserved; }
   Action heuristic_choice(int seat, Rng& rng) const;
+  // A Sunrise at which some players have chosen (a position in the middle of §12.2's sequential
+  // record), with every card but `seat`'s own taken back (game.h HasReopenChoices): at Sunrise no
+  // one sees another's card, and each was chosen without knowing seat's.
+  State reopen_choices(int seat) const {
+    State s = *this;
+    for (int p = 0; p < players_; ++p)
+      if (p != seat) s.card_[p] = kNoCard;
+    return s;
+  }
 
   int legal_actions(Action* out) const;
   void apply(Action action);

@@ -189,7 +189,9 @@ class Searcher {
  public:
   // `max_nodes`: the size limit of each of this searcher's trees (the memory budget).
   Searcher(const Params& params, int root_seat, int root_team, std::uint64_t seed, std::size_t max_nodes)
-      : params_(params), policy_(policy_weights<S>(params)), root_seat_(root_seat), root_team_(root_team), rng_(seed), max_nodes_(max_nodes) {}
+      : params_(params), policy_(policy_weights<S>(params)), root_seat_(root_seat), root_team_(root_team), rng_(seed), max_nodes_(max_nodes) {
+    if constexpr (SimultaneousGame<S>) joint_steps_.reserve(64), joint_slots_.reserve(512);
+  }
 
   // Runs iterations from `root` (not determinized here for UCT; PIMC passes determinized roots),
   // until the budget ends or the root is proven.
@@ -226,12 +228,15 @@ class Searcher {
   const Tree& root_tree() const { return trees_[params_.algorithm == Algorithm::kMoIsmcts ? root_seat_ : 0]; }
   bool root_proven() const { return root_tree()[Tree::root()].proven != kUnproven; }
   // Adds the root children (visits, reward and proof per move) to `totals`.
+  // At a simultaneous root: the searching seat's choice statistics there.
   void add_root(RootTable& totals) const {
     const Tree& tree = root_tree();
+    if (add_joint_root(totals)) return;
     for (std::uint32_t c = tree[Tree::root()].first_child; c != kNoNode; c = tree[c].next_sibling) {
       auto& t = totals[tree[c].token];
       t.visits += tree[c].visits;
       t.reward += tree[c].reward;
+      t.weight += tree[c].visits;
       if (tree[c].proven != kUnproven) t.proof = tree[c].proven == root_team_ ? Proof::kWin : Proof::kLoss;
     }
   }
@@ -334,6 +339,7 @@ class Searcher {
       paths_[t].clear();
       paths_[t].push_back({Tree::root(), -1});
     }
+    if constexpr (SimultaneousGame<S>) joint_steps_.clear(), joint_slots_.clear();
     // Ends the runs that must end before `player` decides (kTerminalPlayer: all of them).
     auto end_runs = [&](int player) {
       if constexpr (chance_runs_commute<S>())
@@ -365,6 +371,12 @@ class Searcher {
         continue;
       }
       end_runs(player);
+      if constexpr (SimultaneousGame<S>) {
+        if (player == kSimultaneousPlayer) {
+          if (descend_joint(state, cursor, end_runs, proven)) break;
+          continue;
+        }
+      }
       const int acting = n_trees > 1 ? player : 0;
       if (cursor[acting] == kNoNode) break;  // the memory budget stopped this tree: roll out from here
       bool created = false;
@@ -408,6 +420,7 @@ class Searcher {
         ++node.visits;
         if (step.mover >= 0) node.reward += reward[step.mover];
       }
+    if constexpr (SimultaneousGame<S>) back_up_choices(reward);
   }
 
   // The reward of a finished game per seat (Params::shaping).
@@ -549,6 +562,172 @@ class Searcher {
     return pick;
   }
 
+  // -- simultaneous nodes (SimultaneousGame; docs/architecture.md §4) ---------------------------
+
+  // A choosing seat's choice at a simultaneous node, selected in tree t at `node` from the seat's
+  // own statistics there (Params::simultaneous).
+  struct JointStep {
+    int tree;
+    int seat;
+    std::uint32_t first;   // the seat's legal actions' ChoiceStats: joint_slots_[first, first + count)
+    std::uint32_t count;
+    std::uint32_t chosen;  // the position of the chosen one among them
+    double probability;    // rm, exp3: the probability it was chosen with
+  };
+
+  // The tree that keeps `seat`'s choice statistics: its own in MO-ISMCTS, else the only one.
+  int choice_tree(int seat) const { return trees_.size() > 1 ? seat : 0; }
+
+  // What the observer of a tree sees of chooser's choice `a`: kHiddenDecision for nothing.
+  Action choice_token(const S& state, int obs, int chooser, Action a) const {
+    if (obs == kOmniscient || obs == chooser) return a;
+    const Action seen = state.observe_choice(obs, chooser, a);
+    assert(seen == kUnobserved || seen < kHiddenDecision);  // class ids must be action ids
+    return seen == kUnobserved ? kHiddenDecision : seen;
+  }
+
+  // A simultaneous node: each choosing seat selects its own action from its own statistics in
+  // the tree that keeps them (decoupled), none seeing another's choice; then every tree follows
+  // the joint move by what its observer saw of each choice, one node per choosing seat in
+  // recording order (kHiddenDecision for a choice it does not see), the last of which stands for
+  // the state after the joint move and gains visits only. A seat whose tree the walk has left
+  // (full) chooses as the rollout does. Returns whether the walk ends here: a tree that keeps a
+  // choosing seat's statistics created the joint move's node, or the node is proven.
+  template <class EndRuns>
+  bool descend_joint(S& state, std::array<std::uint32_t, S::kMaxPlayers>& cursor, EndRuns& end_runs, int& proven) {
+    std::array<int, S::kMaxPlayers> seats;
+    const int k = state.choosing_seats(seats.data());
+    std::array<Action, S::kMaxPlayers> joint;
+    joint.fill(kNoAction);
+    for (int i = 0; i < k; ++i) end_runs(seats[i]);
+    for (int i = 0; i < k; ++i) {
+      const int t = choice_tree(seats[i]);
+      joint[seats[i]] = cursor[t] == kNoNode ? kNoAction : select_choice(state, seats[i], t, cursor[t]);
+      if (joint[seats[i]] == kNoAction) joint[seats[i]] = rollout_choice(state, seats[i]);
+    }
+    const int n_trees = static_cast<int>(trees_.size());
+    bool created = false;
+    for (int t = 0; t < n_trees; ++t) {
+      const bool keeps_choices = n_trees == 1 || std::find(seats.begin(), seats.begin() + k, t) != seats.begin() + k;
+      for (int i = 0; i < k && cursor[t] != kNoNode; ++i) {
+        const Action token = choice_token(state, observer(t), seats[i], joint[seats[i]]);
+        const std::uint32_t existing = trees_[t].find_child(cursor[t], token);
+        cursor[t] = existing != kNoNode ? existing : trees_[t].add_child(cursor[t], token);
+        created |= existing == kNoNode && keeps_choices;
+      }
+      if (cursor[t] != kNoNode) paths_[t].push_back({cursor[t], -1});
+    }
+    state.apply_joint(joint.data());
+    if (created || !params_.solver) return created;
+    for (int t = 0; t < n_trees; ++t)
+      if (cursor[t] != kNoNode && trees_[t][cursor[t]].proven != kUnproven) {
+        proven = trees_[t][cursor[t]].proven;
+        return true;
+      }
+    return false;
+  }
+
+  // Seat's action at a simultaneous node in tree t, from its statistics at `node`; kNoAction
+  // when the tree is full and has none. rm: regret matching (Hart & Mas-Colell 2000) on the
+  // sampled regrets, mixed with a uniform share sm_gamma; exp3 (Auer et al. 2002): weights
+  // exp(eta * summed importance-weighted reward), eta = sm_gamma / n, mixed likewise; both add
+  // their unmixed strategy to the average strategy (the uniform share only explores). duct: an
+  // action not yet chosen first, then UCB1 over the seat's own visits.
+  Action select_choice(const S& state, int seat, int t, std::uint32_t node) {
+    Tree& tree = trees_[t];
+    const int n = state.legal_choices(seat, actions_.data());
+    const auto first = static_cast<std::uint32_t>(joint_slots_.size());
+    if (!tree.choice_slots(node, seat, actions_.data(), n, joint_slots_)) return kNoAction;
+    auto stats = [&](int i) -> ChoiceStats& { return tree.choice(joint_slots_[first + i]); };
+    int chosen = 0;
+    double probability = 1;
+    if (params_.simultaneous == Simultaneous::kDuct) {
+      int untried = 0;
+      std::uint64_t total = 0;
+      for (int i = 0; i < n; ++i) {
+        total += stats(i).visits;
+        if (stats(i).visits == 0 && rng_.below(static_cast<std::uint32_t>(++untried)) == 0) chosen = i;
+      }
+      if (untried == 0) {
+        const double log_total = std::log(static_cast<double>(total));
+        double best = -1e300;
+        for (int i = 0; i < n; ++i) {
+          const ChoiceStats& c = stats(i);
+          const double value = c.reward / c.visits + params_.exploration * std::sqrt(log_total / c.visits);
+          if (value > best) best = value, chosen = i;
+        }
+      }
+    } else {
+      std::array<double, S::kMaxActions>& policy = policy_scratch_;
+      double sum = 0;
+      if (params_.simultaneous == Simultaneous::kRegretMatching) {
+        for (int i = 0; i < n; ++i) sum += policy[i] = std::max(stats(i).regret, 0.0);
+      } else {
+        const double eta = params_.sm_gamma / n;
+        double top = -1e300;
+        for (int i = 0; i < n; ++i) top = std::max(top, stats(i).regret);
+        for (int i = 0; i < n; ++i) sum += policy[i] = std::exp(eta * (stats(i).regret - top));
+      }
+      const double gamma = params_.sm_gamma;
+      double u = rng_.uniform(), cumulative = 0;
+      chosen = n - 1;
+      bool picked = false;
+      for (int i = 0; i < n; ++i) {
+        const double own = sum > 0 ? policy[i] / sum : 1.0 / n;
+        stats(i).strategy += own;
+        const double p = gamma / n + (1 - gamma) * own;
+        cumulative += p;
+        if (!picked && u < cumulative) chosen = i, picked = true;
+        if (i == chosen) probability = p;
+      }
+    }
+    joint_steps_.push_back({t, seat, first, static_cast<std::uint32_t>(n), static_cast<std::uint32_t>(chosen), probability});
+    return actions_[chosen];
+  }
+
+  // Every choosing seat's choice statistics on this iteration's path gain the seat's reward x:
+  // the chosen action a visit and x; under rm each legal action b the sampled regret
+  // x / p(a) [b = a] - x; under exp3 the chosen one x / p(a).
+  void back_up_choices(const std::array<double, S::kMaxPlayers>& reward) {
+    for (const JointStep& step : joint_steps_) {
+      Tree& tree = trees_[step.tree];
+      const double x = reward[step.seat];
+      ChoiceStats& chosen = tree.choice(joint_slots_[step.first + step.chosen]);
+      ++chosen.visits;
+      chosen.reward += x;
+      if (params_.simultaneous == Simultaneous::kRegretMatching) {
+        for (std::uint32_t i = 0; i < step.count; ++i) tree.choice(joint_slots_[step.first + i]).regret -= x;
+        chosen.regret += x / step.probability;
+      } else if (params_.simultaneous == Simultaneous::kExp3) {
+        chosen.regret += x / step.probability;
+      }
+    }
+  }
+
+  // A choosing seat's choice in a rollout, as at a decision: the game's policy, but with
+  // probability epsilon (always, with random rollouts) a uniform one.
+  Action rollout_choice(const S& state, int seat) {
+    if (!params_.heuristic_rollouts || (params_.rollout_epsilon > 0 && rng_.uniform() < params_.rollout_epsilon))
+      return uniform_random_choice(state, seat, rng_);
+    return state.heuristic_choice(seat, rng_);
+  }
+
+  // At a simultaneous root, the searching seat's choice statistics: visits, summed reward, and
+  // as the weight its average strategy (rm, exp3) or its visits (duct). False at other roots.
+  bool add_joint_root(RootTable& totals) const {
+    const Tree& tree = root_tree();
+    const std::uint32_t header = tree.choice_header(Tree::root(), root_seat_);
+    if (header == kNoNode) return false;
+    for (std::uint32_t i = 0; i < tree[header].visits; ++i) {
+      const ChoiceStats& c = tree.choice(tree[header].availability + i);
+      auto& t = totals[c.action];
+      t.visits += c.visits;
+      t.reward += c.reward;
+      t.weight += params_.simultaneous == Simultaneous::kDuct ? c.visits : c.strategy;
+    }
+    return true;
+  }
+
   // Heuristic rollouts follow the game's policy, except for an epsilon share of uniformly random
   // moves, which still take an immediate win where the game can name one (decisive moves,
   // Teytaud & Teytaud 2010). Random rollouts are uniform.
@@ -556,6 +735,12 @@ class Searcher {
   // (an immediate win still first). Every decision is recorded for the MAST table.
   void rollout(S& state) {
     while (!state.is_terminal()) {
+      if constexpr (SimultaneousGame<S>) {
+        if (state.current_player() == kSimultaneousPlayer) {
+          play_joint(state, [&](int seat) { return rollout_choice(state, seat); });
+          continue;
+        }
+      }
       if (state.current_player() == kChancePlayer) {
         state.apply(state.sample_chance(rng_));
         continue;
@@ -655,6 +840,9 @@ class Searcher {
   std::array<std::uint64_t, S::kMaxActions + 1> mark_{};
   std::array<std::uint32_t, S::kMaxActions + 1> slot_{};
   std::uint64_t stamp_ = 0;
+  std::vector<JointStep> joint_steps_;        // this iteration's choices at simultaneous nodes
+  std::vector<std::uint32_t> joint_slots_;    // their legal actions' ChoiceStats (JointStep::first)
+  std::array<double, S::kMaxActions> policy_scratch_{};
   int thread_ = 0;
   const RootTable* published_base_ = nullptr;
 };
@@ -706,21 +894,81 @@ inline Action final_action(const std::vector<ActionStats>& stats, FinalMove rule
   return best->action;
 }
 
-// Searches `root` for the decision of the seat to move. Root parallelism: each thread grows
-// its own trees from its own seed; root statistics are summed. Deterministic for a given
-// seed when the budget is iterations only. A forced move is answered at once; with nothing
-// searched (a stop at once) the answer is the greedy bot's move.
 template <Game S>
-Result search(const S& root, const Params& params) {
-  // The trees do not model joint nodes yet, and every position of such a game leads to one.
+bool is_simultaneous_node(const S& state) {
   if constexpr (SimultaneousGame<S>)
-    throw std::invalid_argument(std::string("simultaneous nodes are not searched yet: ") + S::kName +
-                                " has simultaneous decisions, which every search from its positions would reach; use the random or greedy bot");
-  const int seat = root.current_player();
-  if (seat < 0) throw std::invalid_argument("search needs a decision node: the state is terminal or a chance node");
+    return state.current_player() == kSimultaneousPlayer;
+  else
+    return false;
+}
+
+// The seat a search of `position` decides for: `seat` (-1: the seat to move), which at a
+// simultaneous node must be one of the choosing seats; throws std::invalid_argument otherwise.
+template <Game S>
+int searched_seat(const S& position, int seat) {
+  if (is_simultaneous_node(position)) {
+    if constexpr (SimultaneousGame<S>) {
+      std::array<int, S::kMaxPlayers> seats;
+      const int k = position.choosing_seats(seats.data());
+      std::string listing;
+      for (int i = 0; i < k; ++i) {
+        if (seats[i] == seat) return seat;
+        listing += (i ? ", " : "") + std::to_string(seats[i]);
+      }
+      throw std::invalid_argument("a simultaneous node: seats " + listing + " choose at once here; search one of them (got " +
+                                  (seat < 0 ? std::string("no seat") : "seat " + std::to_string(seat)) + ")");
+    }
+  }
+  const int mover = position.current_player();
+  if (mover < 0) throw std::invalid_argument("search needs a decision node: the state is terminal or a chance node");
+  if (seat >= 0 && seat != mover)
+    throw std::invalid_argument("seat " + std::to_string(seat) + " has no decision here; seat " + std::to_string(mover) + " is to move");
+  return mover;
+}
+
+// What the search starts from: the position itself, or at a simultaneous node of a game that can
+// take choices back (HasReopenChoices; unless Params::reopen_choices is off), the node with the choices `seat` has not seen taken back,
+// so that those seats choose again in the search, simultaneously with it, instead of being given
+// a uniformly drawn guess by a determinization.
+template <Game S>
+S searched_root(const S& position, int seat, const Params& params) {
+  if constexpr (HasReopenChoices<S>)
+    if (params.reopen_choices && is_simultaneous_node(position)) return position.reopen_choices(seat);
+  return position;
+}
+
+// Seat's legal decisions at a decision node or a simultaneous node; returns the count.
+template <Game S>
+int legal_decisions(const S& state, int seat, Action* out) {
+  if constexpr (SimultaneousGame<S>)
+    if (state.current_player() == kSimultaneousPlayer) return state.legal_choices(seat, out);
+  return state.legal_actions(out);
+}
+
+// The move drawn from the root's probabilities (ActionStats::probability).
+inline Action sampled_action(const std::vector<ActionStats>& stats, Rng& rng) {
+  double u = rng.uniform();
+  for (const ActionStats& s : stats)
+    if ((u -= s.probability) < 0) return s.action;
+  return stats.front().action;  // rounding: the most visited
+}
+
+// Searches `position` for the decision of `seat` (-1: the seat to move; at a simultaneous node
+// one of the choosing seats). Root parallelism: each thread grows its own trees from its own
+// seed; root statistics are summed. Deterministic for a given seed when the budget is
+// iterations only. A forced move is answered at once; with nothing searched (a stop at once)
+// the answer is the greedy bot's move. At a simultaneous root the choices the seat has not seen
+// are taken back where the game allows it (searched_root), and under rm and exp3 the move is
+// drawn from the seat's average strategy there (Params::simultaneous).
+template <Game S>
+Result search(const S& position, const Params& params, int seat_to_search = -1) {
+  const int seat = searched_seat(position, seat_to_search);
+  const S root = searched_root(position, seat, params);
+  const bool joint_root = is_simultaneous_node(root);
   if (params.iterations == 0 && params.time_limit_ms <= 0 && !params.stop)
     throw OptionError("search needs a budget: set iterations and/or time_limit_ms, or a stop flag");
   if (params.threads < 1) throw OptionError("threads must be at least 1");
+  if (!(params.sm_gamma >= 0 && params.sm_gamma <= 1)) throw OptionError("sm_gamma must be in 0..1");
   if (params.algorithm == Algorithm::kPimc && params.determinizations < 1)
     throw OptionError("determinizations must be at least 1");
   if (!(params.memory_mb > 0)) throw OptionError("memory_mb must be positive");
@@ -739,7 +987,7 @@ Result search(const S& root, const Params& params) {
   Result result;
   {
     std::array<Action, S::kMaxActions> legal;
-    if (root.legal_actions(legal.data()) == 1) {
+    if (legal_decisions(root, seat, legal.data()) == 1) {
       result.action = legal[0];
       result.forced = true;
       return result;
@@ -827,6 +1075,7 @@ Result search(const S& root, const Params& params) {
       for (const auto& [a, t] : table) {
         merged[a].visits += t.visits;
         merged[a].reward += t.reward;
+        merged[a].weight += t.weight;
         wins[a] += t.proof == Proof::kWin;
         losses[a] += t.proof == Proof::kLoss;
       }
@@ -843,9 +1092,14 @@ Result search(const S& root, const Params& params) {
   result.history = merged_history(history);
   if (result.stats.empty()) {  // stopped before a single iteration: the greedy bot's move on a deal
     Rng rng(detail::thread_seed(params.seed, -2));
-    result.action = params.algorithm == Algorithm::kUct ? greedy_action(root, rng) : greedy_action(root.determinize(seat, rng), rng);
+    const S deal = params.algorithm == Algorithm::kUct ? root : root.determinize(seat, rng);
+    if constexpr (SimultaneousGame<S>)
+      if (joint_root) result.action = greedy_choice(deal, seat, rng);
+    if (!joint_root) result.action = greedy_action(deal, rng);
   } else {
-    result.action = final_action(result.stats, params.final_move);
+    Rng rng(detail::thread_seed(params.seed, -3));
+    const bool mixed = joint_root && params.simultaneous != Simultaneous::kDuct;
+    result.action = mixed ? sampled_action(result.stats, rng) : final_action(result.stats, params.final_move);
     result.root_value = root_value(result.stats);
   }
   result.seconds = elapsed();

@@ -27,8 +27,11 @@ void Progress::publish(int thread, RootTable table) {
 
 std::vector<ActionStats> sorted_stats(const RootTable& table) {
   std::vector<ActionStats> stats;
+  double weight = 0;
   for (const auto& [a, t] : table)
-    if (t.visits) stats.push_back({a, t.visits, t.reward / t.visits, t.proof});
+    if (t.visits) weight += t.weight;
+  for (const auto& [a, t] : table)
+    if (t.visits) stats.push_back({a, t.visits, t.reward / t.visits, t.proof, weight > 0 ? t.weight / weight : 0});
   std::stable_sort(stats.begin(), stats.end(), [](const ActionStats& x, const ActionStats& y) { return x.visits > y.visits; });
   return stats;
 }
@@ -44,6 +47,7 @@ void merge_root(RootTable& into, const RootTable& from) {
     RootTotals& sum = into[a];
     sum.visits += t.visits;
     sum.reward += t.reward;
+    sum.weight += t.weight;
     if (t.proof != Proof::kNone) sum.proof = t.proof;
   }
 }

@@ -21,6 +21,16 @@ enum class Algorithm {
 
 enum class FinalMove { kMostVisits, kBestMean };
 
+// How each choosing seat selects at a simultaneous node, from its own statistics there
+// (decoupled; Lanctot, Lisý & Winands, "Monte Carlo Tree Search in Simultaneous Move Games with
+// Applications to Goofspiel", 2014; Lisý, Kovařík, Lanctot & Bošanský, NIPS 2013):
+// kDuct (the default): decoupled UCT, UCB1 over the seat's own actions with the exploration
+// constant; far the strongest in Yak (docs/strength.md). kRegretMatching: regret matching on sampled regrets, mixed with a uniform share sm_gamma; its
+// average strategy approaches an equilibrium (in two-seat zero-sum games: the least exploitable;
+// docs/architecture.md §4). kExp3: Exp3 with exploration sm_gamma. At a simultaneous root, rm and exp3 play a move drawn from the
+// searching seat's average strategy, duct the one final_move names.
+enum class Simultaneous { kRegretMatching, kDuct, kExp3 };
+
 // What a simulated game is worth to each seat: its return (win 1, a k-way shared win 1/k,
 // else 0) mixed with a graded result, so that games no seat wins outright still tell places
 // apart: kRank by the final ranking ((n - rank) / (n - 1)), kScore by the score between the
@@ -48,6 +58,9 @@ struct ActionStats {
   std::uint64_t visits;
   double mean_reward;  // for the searching seat (its team's reward in team games)
   Proof proof = Proof::kNone;
+  // The search's policy at the root: at a simultaneous node under rm or exp3 the searching
+  // seat's average strategy, otherwise the share of the visits. Sums to 1 over the entries.
+  double probability = 0;
 };
 
 // Visits and summed reward per root action (keyed by the action), as one search thread has them.
@@ -55,6 +68,7 @@ struct RootTotals {
   std::uint64_t visits = 0;
   double reward = 0;
   Proof proof = Proof::kNone;
+  double weight = 0;  // what ActionStats::probability is proportional to (the visits, or the strategy sum)
 };
 using RootTable = std::map<Action, RootTotals>;
 
@@ -118,6 +132,14 @@ struct Params {
   // Memory for the search trees, in MiB over all threads: at the cap the trees stop growing and
   // the search goes on iterating from their leaves.
   double memory_mb = 512;
+  // Selection at simultaneous nodes, and its uniform exploration share for rm and exp3.
+  Simultaneous simultaneous = Simultaneous::kDuct;
+  double sm_gamma = 0.1;
+  // At a simultaneous root at which other seats have chosen already (a position read from a
+  // sequential record), take back the choices the searching seat has not seen and search them
+  // as simultaneous (games with reopen_choices); false: determinizations guess them uniformly
+  // (what recording them as hidden sequential decisions gives; a baseline).
+  bool reopen_choices = true;
   // reward = (1 - shaping_weight) * return + shaping_weight * graded result.
   Shaping shaping = Shaping::kNone;
   double shaping_weight = 0.25;

@@ -58,8 +58,13 @@ def observation_tensors_per_s(state: State, calls: int) -> float:
 
 
 def search_iterations_per_s(state: State, params: SearchParams) -> float:
-    result = state.search(params)
+    """Search speed; at a simultaneous node, of the first choosing seat's choice."""
+    result = state.search(params, seat=_searched_seat(state))
     return _rate(result.iterations, result.seconds)
+
+
+def _searched_seat(state: State) -> int | None:
+    return state.choosing_seats()[0] if state.is_simultaneous() else None
 
 
 def figures(scale: float = 1.0, repeats: int = 3) -> dict[str, Any]:
@@ -68,8 +73,9 @@ def figures(scale: float = 1.0, repeats: int = 3) -> dict[str, Any]:
     and of a tile Canasta round (``canasta_tiles.*``, a tenth of the workload: a playout there
     is a whole round of about 130 decisions and 60 draws); and of 4-player Yak from its first
     Sunrise (``yak.*``, a fifth: a uniformly random game has some 360 decisions, Sunrise
-    choices counted one per player; the search does not play Yak yet). ``*.observation_tensors_per_s``:
-    observation tensors written into one array from Python, every seat in turn.
+    choices counted one per player; ``yak.ismcts_iterations_per_s`` searches the first
+    choosing seat's card with SO-ISMCTS). ``*.observation_tensors_per_s``: observation tensors
+    written into one array from Python, every seat in turn.
 
     ``scale`` multiplies every workload (use < 1 for a quick look). Each figure is the best
     of ``repeats`` runs, the measurements taken round-robin so that a burst of load on a
@@ -103,6 +109,7 @@ def figures(scale: float = 1.0, repeats: int = 3) -> dict[str, Any]:
         f"{YAK}.heuristic_playouts_per_s": lambda: heuristic_playouts_per_s(yak, k),
         f"{GAME}.observation_tensors_per_s": lambda: observation_tensors_per_s(state, n),
         f"{YAK}.observation_tensors_per_s": lambda: observation_tensors_per_s(yak, k),
+        f"{YAK}.ismcts_iterations_per_s": lambda: search_iterations_per_s(yak, ismcts.with_(iterations=k)),
     }
     best: dict[str, Any] = {name: 0.0 for name in measurements}
     for _ in range(repeats):
@@ -117,7 +124,9 @@ def figures(scale: float = 1.0, repeats: int = 3) -> dict[str, Any]:
 def bench_positions() -> list[State]:
     """Fixed positions: openings for 2, 3 and 4 players and middle games reached by seeded
     random play, of Just 4 Fun Colours, then of Yucata' (2-player positions keep more stones
-    than the default solve_stones, so that every algorithm searches them)."""
+    than the default solve_stones, so that every algorithm searches them), then of Yak: a
+    first Sunrise (a simultaneous node: the first choosing seat's choice is searched) and a
+    Noon decision of a later round."""
     positions = []
     for players in (2, 3, 4):
         for plies in (0, 30, 60):
@@ -139,6 +148,18 @@ def bench_positions() -> list[State]:
         for _ in range(plies):
             state.apply(rng.choice(state.legal_actions()))
         positions.append(state)
+    for players, rounds in ((4, 0), (3, 2)):
+        state = Game(YAK, players=players).new_initial_state(players * 100 + rounds)
+        rng = random.Random(players * 1000 + rounds)
+        while rounds > 0 or not state.is_simultaneous() and state.current_player < 0:
+            if state.is_simultaneous():
+                state.apply_joint({seat: rng.choice(state.legal_actions_for(seat)) for seat in state.choosing_seats()})
+                rounds -= 1
+            elif state.is_chance():
+                state.apply(state.sample_chance(rng.getrandbits(63)))
+            else:
+                state.apply(rng.choice(state.legal_actions()))
+        positions.append(state)
     return positions
 
 
@@ -151,7 +172,7 @@ def signature(iterations: int = 10000) -> tuple[int, str, float]:
     for index, state in enumerate(bench_positions()):
         for algorithm in ("uct", "pimc", "so_ismcts", "mo_ismcts"):
             params = SearchParams(algorithm=algorithm, iterations=iterations, seed=index, determinizations=8)
-            result = state.search(params)
+            result = state.search(params, seat=_searched_seat(state))
             total_nodes += result.nodes
             digest.update(f"{index}:{algorithm}:{result.action}:".encode())
             digest.update(",".join(f"{s.action}/{s.visits}" for s in result.stats).encode())

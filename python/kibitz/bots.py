@@ -38,8 +38,9 @@ class Bot(Protocol):
     ``act`` receives the bot's :class:`View` (its own hand and everything public, nothing
     else) and returns a legal move as an action id or text; at a simultaneous node, the move
     of its own seat (``view.seat``), chosen without seeing the other seats'. A bot that sets
-    ``sees_everything = True`` receives the full :class:`State` instead; only the
-    perfect-information baseline does that, and match tables mark it.
+    ``sees_everything = True`` receives the full :class:`State` instead, and at a simultaneous
+    node its seat too (``act(state, seat)``); only the perfect-information baseline does that,
+    and match tables mark it.
     """
 
     name: str
@@ -102,9 +103,13 @@ class SearchBot:
         changed = [f"{key}={value}" for key, value in self.params.to_dict().items() if value != defaults[key]]
         return f"SearchBot({self.name!r}, {self.params.algorithm}{':' if changed else ''}{','.join(changed)})"
 
-    def act(self, view: View | State) -> Move:
+    def act(self, view: View | State, seat: int | None = None) -> Move:
+        """The move for ``view``'s seat; given the full state (``uct``), for ``seat`` (default:
+        the seat to move; at a simultaneous node the bot's seat is needed)."""
         state = view if isinstance(view, State) else view.state()
-        self.last_result = state.search(self.params.with_(seed=self._rng.getrandbits(63)))
+        own = seat if isinstance(view, State) else view.seat
+        searched = own if state.is_simultaneous() else None  # a sequential decision is the mover's
+        self.last_result = state.search(self.params.with_(seed=self._rng.getrandbits(63)), seat=searched)
         return self.last_result.action
 
 

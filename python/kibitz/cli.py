@@ -702,7 +702,7 @@ class HumanPlayer:
                 bot = make_bot(HINT_BOT, seed=derive_seed(self._hint_seed, self._hints))
                 try:
                     print(f"hint ({HINT_BOT}): {state.move_to_string(bot_action(state, view.seat, bot, HINT_BOT))}")
-                except ValueError as err:  # a game the search does not play yet (simultaneous moves)
+                except ValueError as err:  # a position the search refuses: the hint says why
                     print(f"no hint: {err}")
             elif command == "undo":
                 if can_undo:

@@ -235,13 +235,17 @@ def _fields(notation: str) -> dict[str, str]:
 class ActionStat:
     """Search statistics of one root action. ``proof`` is ``"win"`` or ``"loss"`` when the
     search proved the move's result for the searching seat's team (MCTS-Solver, whatever the
-    hidden cards are), else ``None``."""
+    hidden cards are), else ``None``. ``probability`` is the search's policy at the root,
+    summing to 1 over the actions: at a simultaneous node under ``simultaneous=rm`` or
+    ``exp3`` the searching seat's average strategy (the move played is drawn from it),
+    otherwise the action's share of the visits."""
 
     move: str
     action: int
     visits: int
     mean_reward: float
     proof: str | None = None
+    probability: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -563,20 +567,30 @@ class State:
 
     # -- search -----------------------------------------------------------------------------
     def search(
-        self, params: Any, stop: StopFlag | None = None, progress: SearchProgress | None = None, until_stopped: bool = False
+        self,
+        params: Any,
+        stop: StopFlag | None = None,
+        progress: SearchProgress | None = None,
+        until_stopped: bool = False,
+        seat: int | None = None,
     ) -> SearchResult:
-        """Searches the decision of the seat to move with ``params`` (a SearchParams).
+        """Searches the decision of ``seat`` (default: the seat to move) with ``params`` (a
+        SearchParams). At a simultaneous node ``seat`` is required: one of the choosing seats,
+        whose choice is searched with every other choosing seat choosing at the same time
+        (``params.simultaneous``; docs/architecture.md §4).
 
         ``stop``: a :class:`StopFlag` another thread may set to end the search early (it then
         answers with what it has). ``progress``: a :class:`SearchProgress` another thread may
         read while the search runs. ``until_stopped``: ignore the budgets of ``params`` and
         search until ``stop`` is set."""
-        if self._s.current_player < 0:
-            raise IllegalMoveError(
-                "simultaneous nodes are not searched yet: several seats choose at once here"
-                if self.is_simultaneous()
-                else "search needs a seat to move; this state is terminal or a chance node"
-            )
+        if self.is_simultaneous():
+            seats = self.choosing_seats()
+            if seat not in seats:
+                raise IllegalMoveError(f"seats {_seats_text(seats)} choose at once here: search one of them (seat=...), got {shown(seat)}")
+        elif self._s.current_player < 0:
+            raise IllegalMoveError("search needs a seat to move; this state is terminal or a chance node")
+        elif seat is not None and seat != self._s.current_player:
+            raise IllegalMoveError(f"seat {shown(seat)} has no decision here; seat {self._s.current_player} is to move")
         core = params.to_core()
         if stop is not None:
             core.stop = stop
@@ -586,12 +600,12 @@ class State:
             if stop is None:
                 raise OptionError("until_stopped needs a stop flag")
             core.iterations, core.time_limit_ms = 0, 0.0
-        result = self._s.search(core)
+        result = self._s.search(core, -1 if seat is None else seat)
         name = self._s.action_to_string
         return SearchResult(
             move=name(result.action),
             action=result.action,
-            stats=[ActionStat(name(s.action), s.action, s.visits, s.mean_reward, _PROOFS[s.proof]) for s in result.stats],
+            stats=[ActionStat(name(s.action), s.action, s.visits, s.mean_reward, _PROOFS[s.proof], s.probability) for s in result.stats],
             iterations=result.iterations,
             nodes=result.nodes,
             seconds=result.seconds,

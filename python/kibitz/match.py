@@ -38,7 +38,7 @@ from rich.table import Table
 
 from kibitz.bots import Bot, SearchBot, make_bot, parse_spec
 from kibitz.errors import IllegalMoveError, NotationError, OptionError
-from kibitz.game import CHANCE, SIMULTANEOUS, Game, State
+from kibitz.game import CHANCE, SIMULTANEOUS, Game, Move, State
 from kibitz.params import PARAMETERS, SearchParams
 from kibitz.records import RECORD_VERSION, GameRecord, appender, read_results
 from kibitz.stats import (  # noqa: F401  (Z_95, standard_error: kibitz.match's names before kibitz.stats)
@@ -177,12 +177,18 @@ def play_out(
         state.apply(action)
 
 
+def act_on_state(bot: Any, state: State, seat: int) -> Move:
+    """The move of a bot that ``sees_everything``: it gets the full state, and at a
+    simultaneous node also the seat it chooses for (``act(state, seat)``)."""
+    return bot.act(state, seat) if state.is_simultaneous() else bot.act(state)
+
+
 def bot_action(state: State, seat: int, bot: Bot, label: str) -> int:
     """The legal action id the bot at ``seat`` chooses: it gets the seat's view (the full
     state if it ``sees_everything``); an illegal or unreadable move raises IllegalMoveError or
     NotationError naming the bot (``label``), the seat and the move."""
     # Only a bot that declares sees_everything (the perfect-information baseline) gets the full state.
-    move = cast(Any, bot).act(state) if getattr(bot, "sees_everything", False) else bot.act(state.view(seat))
+    move = act_on_state(bot, state, seat) if getattr(bot, "sees_everything", False) else bot.act(state.view(seat))
     try:
         action = state.parse_move(move)
     except NotationError as err:

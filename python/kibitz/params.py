@@ -99,6 +99,7 @@ ROLLOUTS = ("heuristic", "random")
 FINAL_MOVES = ("visits", "mean")
 SHAPINGS = ("none", "rank", "score")
 BACKUPS = ("maxn", "paranoid")
+SIMULTANEOUS = ("duct", "rm", "exp3")
 MAX_SEED = (1 << 63) - 1  # a signed 64-bit spin option holds every seed
 
 
@@ -207,6 +208,29 @@ class SearchParams:
         option="ProgressiveBias",
         help="progressive bias weight W from the rollout policy: at each selection the move the policy plays "
         "there gains W / (visits + 1); 0 = off",
+    simultaneous: str = parameter(
+        "duct",
+        choices=SIMULTANEOUS,
+        option="Simultaneous",
+        help="how each choosing seat selects at a simultaneous node, from its own statistics: duct (decoupled UCT, "
+        "with c; the strongest in Yak), rm (regret matching, the move played drawn from the average strategy; the "
+        "least exploitable in two-seat zero-sum games) or exp3",
+    )
+    sm_gamma: float = parameter(
+        0.1,
+        0.0,
+        1.0,
+        option="SimultaneousGamma",
+        help="rm and exp3: the share of uniform exploration mixed into each seat's strategy at a simultaneous node",
+    )
+    reopen_choices: int = parameter(
+        1,
+        0,
+        1,
+        option="ReopenChoices",
+        help="1: at a simultaneous node where other seats have chosen already (a position read from a sequential "
+        "record), take back the choices this seat has not seen and search them as simultaneous; 0: determinizations "
+        "guess them uniformly (a baseline)",
     )
     policy: tuple[tuple[str, float], ...] = field(default=(), compare=True)
     """Weights of the game's rollout policy by name, e.g. ``(("block", 0.0),)``; the others keep
@@ -246,6 +270,9 @@ class SearchParams:
         p.mast_epsilon = self.mast_epsilon
         p.progressive_history = self.progressive_history
         p.progressive_bias = self.progressive_bias
+        p.simultaneous = getattr(_core.Simultaneous, self.simultaneous)
+        p.sm_gamma = self.sm_gamma
+        p.reopen_choices = bool(self.reopen_choices)
         return p
 
     def with_(self, **changes: Any) -> SearchParams:

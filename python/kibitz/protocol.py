@@ -19,7 +19,7 @@ from typing import TextIO
 
 from kibitz import __version__
 from kibitz.errors import IllegalMoveError, NotationError, OptionError, UnknownGameError, shown
-from kibitz.game import Game, SearchProgress, SearchResult, State, StopFlag, games
+from kibitz.game import JOINT_SEPARATOR, Game, SearchProgress, SearchResult, State, StopFlag, games
 from kibitz.params import PARAMETERS, Parameter, SearchParams, find_parameter, parse_number
 
 ENGINE_NAME = f"kibitz {__version__}"
@@ -309,7 +309,14 @@ class Engine:
         if not args:
             raise ProtocolError("expected: observe <the next action as this seat saw it: a move, a chance outcome or ?>")
         seen = " ".join(args)
-        if self.sees_all:  # the engine holds the true state: the action itself is needed
+        if self.sees_all and state.is_simultaneous():  # every choice, in choosing order, joined as the view's are
+            parts = [part.strip() for part in seen.split(JOINT_SEPARATOR.strip())]
+            seats = state.choosing_seats()
+            if len(parts) != len(seats):
+                raise ProtocolError(f"observe: a joint move here has {len(seats)} choices (seats {' '.join(map(str, seats))}) joined by '{JOINT_SEPARATOR.strip()}', got {shown(seen)}")
+            after = state.clone()
+            after.apply_joint(dict(zip(seats, parts)))
+        elif self.sees_all:  # the engine holds the true state: the action itself is needed
             after = state.clone()
             after.apply(seen)
         else:
@@ -319,7 +326,7 @@ class Engine:
     def _cmd_go(self, args: list[str]) -> None:
         self._require_idle("go")
         state = self._require_position()
-        if state.current_player != self.seat:
+        if not decides(state, self.seat):
             raise ProtocolError(f"go: it is not seat {self.seat}'s decision (to move: {describe_turn(state)})")
         params, until_stopped = self._go_params(args)
         self.wait()  # a search answered already; let its thread end
@@ -404,7 +411,8 @@ class Engine:
         reporter = threading.Thread(target=report_progress, daemon=True)
         reporter.start()
         try:
-            return state.search(params, stop=self._stop, progress=progress, until_stopped=until_stopped)
+            seat = self.seat if state.is_simultaneous() else None  # at a joint node, this seat's own choice
+            return state.search(params, stop=self._stop, progress=progress, until_stopped=until_stopped, seat=seat)
         finally:
             finished.set()
             reporter.join()
@@ -419,9 +427,11 @@ class Engine:
         if nodes is not None:
             line += f" nodes {nodes}"
         lines = [line if value is None else f"{line} value {value:.4f}"]
+        mixed = state.is_simultaneous()  # a choice at a joint node: the policy it is drawn from (§5)
         for rank, stat in enumerate(stats[:TOP_MOVES], start=1):
             lines.append(
                 f"info multipv {rank} move {state.move_to_string(stat.action)} visits {stat.visits} value {stat.mean_reward:.4f}"
+                + (f" probability {stat.probability:.4f}" if mixed else "")
             )
         return lines
 
@@ -449,6 +459,11 @@ class Engine:
         state = self._require_position()
         if state.is_terminal():
             raise ProtocolError("legal: the game is over")
+        if state.is_simultaneous():
+            if self.seat not in state.choosing_seats():
+                raise ProtocolError(f"legal: not this seat's decision (to move: {describe_turn(state)})")
+            self.write("legal " + " ".join(state.legal_moves_for(self.seat)))
+            return
         if state.is_chance() or state.current_player != self.seat and not self.sees_all:
             raise ProtocolError(f"legal: not this seat's decision (to move: {describe_turn(state)})")
         self.write("legal " + " ".join(state.legal_moves()))
@@ -535,9 +550,19 @@ def ugi_answer(state: State, question: str) -> str:
 
 
 def describe_turn(state: State) -> str:
+    """``none``, ``chance``, ``seat <k>``, or at a simultaneous node ``seats <k> <k> ...`` (the
+    seats that choose at once, in recording order)."""
     if state.is_terminal():
         return "none"
+    if state.is_simultaneous():
+        return "seats " + " ".join(str(seat) for seat in state.choosing_seats())
     return "chance" if state.is_chance() else f"seat {state.current_player}"
+
+
+def decides(state: State, seat: int) -> bool:
+    """Whether ``seat`` has a decision here: it is to move, or it is one of the seats that choose
+    at a simultaneous node."""
+    return seat in state.choosing_seats() if state.is_simultaneous() else state.current_player == seat
 
 
 def run(stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> int:

@@ -46,6 +46,7 @@ from kibitz.match import (
     MatchResult,
     Participant,
     PlayerLike,
+    act_on_state,
     derive_seed,
     initial_state,
     play_out,
@@ -178,7 +179,7 @@ class BotSeat:
 
     def decide(self, state: State, clocks: Clocks | None = None) -> str:
         bot: Any = self._bot
-        move = bot.act(state) if getattr(bot, "sees_everything", False) else bot.act(state.view(self._seat))
+        move = act_on_state(bot, state, self._seat) if getattr(bot, "sees_everything", False) else bot.act(state.view(self._seat))
         return move if isinstance(move, str) else state.move_to_string(move)
 
     def close(self, graceful: bool = True) -> None:
@@ -342,7 +343,8 @@ class EngineSeat:
         allowed_ms = self.movetime_ms if clocks is None else clocks.left[self._seat]
         started = time.monotonic()
         try:
-            reply = self._until(lambda line: line.startswith("bestmove"), (allowed_ms + self.margin_ms) / 1000, "bestmove")[-1].split()
+            # a move's text may have spaces (Yak's "choose build"): it is the rest of the line
+            reply = self._until(lambda line: line.startswith("bestmove"), (allowed_ms + self.margin_ms) / 1000, "bestmove")[-1].split(maxsplit=1)
         except SeatFault as fault:
             if clocks is not None and str(fault).startswith("no bestmove"):
                 raise SeatFault(f"lost on time: no bestmove within its {allowed_ms:.0f} ms left (+{self.margin_ms} ms margin)") from None
