@@ -7,7 +7,7 @@ import collections.abc
 import numpy
 import numpy.typing
 import typing
-__all__: list[str] = ['ActionStats', 'Algorithm', 'CHANCE', 'FinalMove', 'GameInfo', 'IllegalMoveError', 'JOINT_SEPARATOR', 'NotationError', 'OptionError', 'Params', 'PolicyWeight', 'Progress', 'Proof', 'Result', 'SIMULTANEOUS', 'Shaping', 'SolveResult', 'State', 'StopFlag', 'TERMINAL', 'TREE_BYTES_PER_NODE', 'UNOBSERVED', 'UnknownGameError', 'find_game', 'games', 'root_value']
+__all__: list[str] = ['ActionStats', 'Algorithm', 'Backup', 'CHANCE', 'FinalMove', 'GameInfo', 'HistoryStats', 'IllegalMoveError', 'JOINT_SEPARATOR', 'NotationError', 'OptionError', 'Params', 'PolicyWeight', 'Progress', 'Proof', 'Result', 'SIMULTANEOUS', 'Shaping', 'Simultaneous', 'SolveResult', 'State', 'StopFlag', 'TERMINAL', 'TREE_BYTES_PER_NODE', 'UNOBSERVED', 'UnknownGameError', 'find_game', 'games', 'root_value']
 class IllegalMoveError(ValueError):
     pass
 class NotationError(ValueError):
@@ -91,7 +91,7 @@ class State:
         ...
     def scores(self) -> list[float]:
         ...
-    def search(self, arg0: Params) -> Result:
+    def search(self, params: Params, seat: int = -1) -> Result:
         ...
     def solve(self) -> SolveResult:
         ...
@@ -116,6 +116,9 @@ class ActionStats:
         ...
     @property
     def mean_reward(self) -> float:
+        ...
+    @property
+    def probability(self) -> float:
         ...
     @property
     def proof(self) -> Proof:
@@ -309,6 +312,99 @@ class Shaping:
     @property
     def value(self) -> int:
         ...
+class Backup:
+    """
+    Members:
+    
+      maxn
+    
+      paranoid
+    """
+    __members__: typing.ClassVar[dict[str, Backup]]
+    maxn: typing.ClassVar[Backup]
+    paranoid: typing.ClassVar[Backup]
+    @typing.overload
+    def __eq__(self, other: Backup) -> bool:
+        ...
+    @typing.overload
+    def __eq__(self, other: typing.Any) -> bool:
+        ...
+    def __getstate__(self) -> int:
+        ...
+    def __hash__(self) -> int:
+        ...
+    def __index__(self) -> int:
+        ...
+    def __init__(self, value: int) -> None:
+        ...
+    def __int__(self) -> int:
+        ...
+    @typing.overload
+    def __ne__(self, other: Backup) -> bool:
+        ...
+    @typing.overload
+    def __ne__(self, other: typing.Any) -> bool:
+        ...
+    def __repr__(self) -> str:
+        ...
+    def __setstate__(self, state: int) -> None:
+        ...
+    def __str__(self) -> str:
+        ...
+    @property
+    def name(self) -> str:
+        ...
+    @property
+    def value(self) -> int:
+        ...
+class Simultaneous:
+    """
+    Members:
+    
+      rm
+    
+      duct
+    
+      exp3
+    """
+    __members__: typing.ClassVar[dict[str, Simultaneous]]
+    duct: typing.ClassVar[Simultaneous]
+    exp3: typing.ClassVar[Simultaneous]
+    rm: typing.ClassVar[Simultaneous]
+    @typing.overload
+    def __eq__(self, other: Simultaneous) -> bool:
+        ...
+    @typing.overload
+    def __eq__(self, other: typing.Any) -> bool:
+        ...
+    def __getstate__(self) -> int:
+        ...
+    def __hash__(self) -> int:
+        ...
+    def __index__(self) -> int:
+        ...
+    def __init__(self, value: int) -> None:
+        ...
+    def __int__(self) -> int:
+        ...
+    @typing.overload
+    def __ne__(self, other: Simultaneous) -> bool:
+        ...
+    @typing.overload
+    def __ne__(self, other: typing.Any) -> bool:
+        ...
+    def __repr__(self) -> str:
+        ...
+    def __setstate__(self, state: int) -> None:
+        ...
+    def __str__(self) -> str:
+        ...
+    @property
+    def name(self) -> str:
+        ...
+    @property
+    def value(self) -> int:
+        ...
 class StopFlag:
     def __init__(self) -> None:
         ...
@@ -328,10 +424,13 @@ class Progress:
         ...
 class Params:
     algorithm: Algorithm
+    backup: Backup
     final_move: FinalMove
     heuristic_rollouts: bool
     progress: Progress
+    reopen_choices: bool
     shaping: Shaping
+    simultaneous: Simultaneous
     solver: bool
     stop: StopFlag
     def __init__(self) -> None:
@@ -355,6 +454,18 @@ class Params:
     def iterations(self, arg0: int) -> None:
         ...
     @property
+    def mast(self) -> float:
+        ...
+    @mast.setter
+    def mast(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def mast_epsilon(self) -> float:
+        ...
+    @mast_epsilon.setter
+    def mast_epsilon(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
     def memory_mb(self) -> float:
         ...
     @memory_mb.setter
@@ -365,6 +476,18 @@ class Params:
         ...
     @policy.setter
     def policy(self, arg0: collections.abc.Sequence[tuple[str, typing.SupportsFloat | typing.SupportsIndex]]) -> None:
+        ...
+    @property
+    def progressive_bias(self) -> float:
+        ...
+    @progressive_bias.setter
+    def progressive_bias(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def progressive_history(self) -> float:
+        ...
+    @progressive_history.setter
+    def progressive_history(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
         ...
     @property
     def rollout_epsilon(self) -> float:
@@ -383,6 +506,12 @@ class Params:
         ...
     @shaping_weight.setter
     def shaping_weight(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def sm_gamma(self) -> float:
+        ...
+    @sm_gamma.setter
+    def sm_gamma(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
         ...
     @property
     def solve_stones(self) -> int:
@@ -450,12 +579,28 @@ class Proof:
     @property
     def value(self) -> int:
         ...
+class HistoryStats:
+    @property
+    def action(self) -> int:
+        ...
+    @property
+    def count(self) -> int:
+        ...
+    @property
+    def mean_reward(self) -> float:
+        ...
+    @property
+    def seat(self) -> int:
+        ...
 class Result:
     @property
     def action(self) -> int:
         ...
     @property
     def forced(self) -> bool:
+        ...
+    @property
+    def history(self) -> list[HistoryStats]:
         ...
     @property
     def iterations(self) -> int:

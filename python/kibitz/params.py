@@ -208,6 +208,7 @@ class SearchParams:
         option="ProgressiveBias",
         help="progressive bias weight W from the rollout policy: at each selection the move the policy plays "
         "there gains W / (visits + 1); 0 = off",
+    )
     simultaneous: str = parameter(
         "duct",
         choices=SIMULTANEOUS,
