@@ -188,7 +188,9 @@ class State {
     return n;
   }
 
-  Action sample_chance(Rng& rng) const {
+  // Always inlined: once the search grew, GCC called it out of line from the playout loops, which
+  // cost a fifth of the random playouts' speed (docs/performance.md).
+  [[gnu::always_inline]] Action sample_chance(Rng& rng) const {
     const Counts& pile = draw_pile();
     const int r = static_cast<int>(rng.below(static_cast<std::uint32_t>(sum(pile))));
     // Branch-free inverse CDF: the colour is the number of cumulative counts <= r.
