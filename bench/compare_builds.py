@@ -40,7 +40,8 @@ def main() -> None:
     print("|---|---:|---:|---:|")
     for name in sorted(set(best["before"]) & set(best["after"])):
         before, after = best["before"][name], best["after"][name]
-        print(f"| `{name}` | {before:,.0f} | {after:,.0f} | {after / before:.3f} |")
+        shown = "{:,.0f}" if max(before, after) >= 100 else "{:.3f}"  # a throughput, or a ratio such as a speed-up
+        print(f"| `{name}` | {shown.format(before)} | {shown.format(after)} | {after / before:.3f} |")
     for side in ("before", "after"):
         only = sorted(set(best[side]) - set(best["after" if side == "before" else "before"]))
         if only:
