@@ -104,3 +104,21 @@ def test_the_python_declarations_reach_every_cpp_field_and_agree_on_the_defaults
     policy = SearchParams.from_options({"policy.block": "0"}).to_core().policy
     assert policy != defaults["policy"]
     assert set(reached) | {"policy"} == set(defaults)
+
+
+def test_every_shipped_parameter_set_loads_and_plays_its_game():
+    from kibitz.bots import parameter_sets
+
+    shipped = parameter_sets()
+    assert {"just4fun_colours", "yucata", "canasta_tiles", "yak"} <= set(shipped)
+    for game_name, sets in shipped.items():
+        assert {"strong", "fast", "timed"} <= set(sets), game_name
+        state = kibitz.Game(game_name).new_initial_state(seed=1)
+        while state.is_chance():
+            state.apply(state.sample_chance(1))
+        for name in sets:
+            bot = kibitz.make_bot(f"ismcts:preset={game_name}/{name},iterations=30")  # a budget of its own: quick
+            seat = state.choosing_seats()[0] if state.is_simultaneous() else state.current_player
+            move = bot.act(state.view(seat))
+            legal = state.legal_actions_for(seat) if state.is_simultaneous() else state.legal_actions()
+            assert move in legal, (game_name, name)
