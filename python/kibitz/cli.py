@@ -55,9 +55,9 @@ from kibitz.match import (
     seat_bots,
 )
 from kibitz.params import PARAMETERS, POLICY_PREFIX
+from kibitz.plots import check_plotting, plot_ratings, plot_tuning
 from kibitz.records import GameRecord, read_records
 from kibitz.referee import ENGINE_PREFIX, TimeControl, Tournament
-from kibitz.plots import check_plotting, plot_ratings, plot_tuning
 from kibitz.stats import SPRT
 from kibitz.tune import DEFAULT_STORAGE, METHODS, Trial, TuneResult, tune
 
@@ -311,7 +311,8 @@ def games_command(args: argparse.Namespace) -> int:
     for info in games():
         print(f"{info.name}  ({info.min_players}-{info.max_players} players)")
         print(f"  {info.description}")
-        meta = Game(info.name).metadata  # under the default options (docs/research.md)
+        game = Game(info.name)
+        meta = game.metadata  # under the default options (docs/research.md)
         length = "no length bound" if meta.max_game_length is None else f"at most {meta.max_game_length} decision{'s' if meta.max_game_length != 1 else ''}"
         print(
             f"  {meta.dynamics}, {meta.information} information, {'chance nodes' if info.chance else 'no chance after setup'}; "
@@ -328,7 +329,7 @@ def games_command(args: argparse.Namespace) -> int:
             for name, value, status in info.constants:
                 mark = "[R]" if "R" in status.split() else "   "
                 print(f"    {mark} {name:<{width}}  {value}  ({status})")
-        weights = Game(info.name).policy_weights
+        weights = game.policy_weights
         if weights:
             width = max(len(w.name) for w in weights) + len(POLICY_PREFIX)
             print(f"  rollout-policy weights (bot specs and kibitz tune: {POLICY_PREFIX}<name>):")
