@@ -531,8 +531,10 @@ def test_unknown_or_out_of_range_policy_weights_are_refused():
         s.search(SearchParams(iterations=10, policy=(("nope", 1.0),)))
     with pytest.raises(kibitz.OptionError, match="policy weight block.*out of range"):
         s.search(SearchParams(iterations=10, policy=(("block", 9.0),)))
-    with pytest.raises(kibitz.OptionError, match="has no policy weights"):
+    with pytest.raises(kibitz.OptionError, match="unknown policy weight 'block'.*known: pale, dark"):
         kibitz.Game("yucata").new_initial_state(1).search(SearchParams(iterations=10, policy=(("block", 1.0),)))
+    with pytest.raises(kibitz.OptionError, match="has no policy weights"):
+        kibitz.Game("canasta_tiles").new_initial_state(1).search(SearchParams(iterations=10, policy=(("block", 1.0),)))
 
 
 def test_policy_weights_change_the_rollouts():
@@ -540,6 +542,11 @@ def test_policy_weights_change_the_rollouts():
     base = SearchParams(iterations=3000, seed=4)
     assert s.search(base).stats == s.search(base.with_(policy=(("block", 1.0),))).stats  # the default
     assert s.search(base).stats != s.search(base.with_(policy=(("stones", 0.0), ("free_line", 5.0)))).stats
+    # Yucata': the default weights are the policy as it was; a dark stone made dear changes it
+    yucata = kibitz.Game("yucata", players=3).new_initial_state(2)
+    uct = SearchParams(algorithm="uct", iterations=3000, seed=4, solve_stones=0)
+    assert yucata.search(uct).stats == yucata.search(uct.with_(policy=(("pale", 1.0), ("dark", 1.0)))).stats
+    assert yucata.search(uct).stats != yucata.search(uct.with_(policy=(("dark", 50.0),))).stats
 
 
 # --------------------------------------------------------------------------------------------

@@ -221,18 +221,18 @@ std::uint64_t State::hash() const {
 // Rollout policy: the card with the best immediate gain (pale stones taken minus the extra
 // triangular cost of the dark ones); a move that ends the game is worth a lot if it wins on
 // the spot and is avoided if it loses. Ties are broken at random.
-Action State::heuristic_action(Rng& rng) const {
+Action State::heuristic_action(Rng& rng, const double* w) const {
   std::uint32_t legal = legal_mask();
   if (!(legal & (legal - 1))) return static_cast<Action>(std::countr_zero(legal));
   const int p = to_move_;
   int best_other = INT_MIN;  // opponents' scores if the game ended now (nobody else holds red)
   std::uint64_t noise = rng.next();
   Action best = 0;
-  int best_value = INT_MIN;
+  double best_value = -1e300;
   for (; legal; legal &= legal - 1, noise >>= 4) {
     const Card card = static_cast<Card>(std::countr_zero(legal));
     const int to = target(card);
-    int value = 0;
+    double value = 0;
     if (to > lead_) {
       const SpaceMask taken = spaces_below(to + 1) & ~spaces_below(lead_ + 1);
       const int dark = std::popcount(taken & dark_spaces_);
@@ -245,10 +245,10 @@ Action State::heuristic_action(Rng& rng) const {
         const int final_score = pale_[p] + pale - kDarkPenalty[held - (held > 0)];  // red cancels a dark stone
         value = final_score > best_other ? 1000 : final_score < best_other ? -1000 : 0;
       } else {
-        value = pale - (kDarkPenalty[held] - kDarkPenalty[dark_[p]]);
+        value = w[kPale] * pale - w[kDark] * (kDarkPenalty[held] - kDarkPenalty[dark_[p]]);
       }
     }
-    value = value * 16 + static_cast<int>(noise & 15);
+    value = value * 16 + static_cast<double>(noise & 15);  // ties (within 1/16) broken at random
     if (value > best_value) best_value = value, best = card;
   }
   return best;

@@ -171,7 +171,15 @@ class State {
   Action observe(int, Action action) const { return action; }
   State determinize(int, Rng&) const { return *this; }
 
-  Action heuristic_action(Rng& rng) const;
+  // The rollout policy's weights (heuristic_action), set at run time by name (game.h).
+  enum Weight { kPale, kDark, kWeights };
+  static constexpr std::array<PolicyWeight, kWeights> kPolicyWeights = {{
+      {"pale", 1, 0, 100, "per pale stone the card collects"},
+      {"dark", 1, 0, 100, "per point that the dark stones the card collects add to the mover's penalty"},
+  }};
+  static constexpr std::array<double, kWeights> kDefaultWeights = {kPolicyWeights[kPale].value, kPolicyWeights[kDark].value};
+  Action heuristic_action(Rng& rng, const double* weights) const;
+  Action heuristic_action(Rng& rng) const { return heuristic_action(rng, kDefaultWeights.data()); }
   double evaluate(int seat) const;
 
   std::string action_to_string(Action action) const;
