@@ -76,16 +76,7 @@ class Dimension:
             raise OptionError(f"{p.name} is not a tunable number; tunable: {', '.join(tunable)}")
         if not eq:
             return cls(p.name, float(p.low), float(p.high), False, p.kind is int)
-        parts = rest.split(":")
-        log = len(parts) == 3 and parts[2] == "log"
-        if len(parts) not in (2, 3) or (len(parts) == 3 and not log):
-            raise OptionError(f"range {text!r}: expected {p.name}=LOW:HIGH or {p.name}=LOW:HIGH:log")
-        low, high = (float(p.parse(part, f"range {text!r}")) for part in parts[:2])
-        if not low < high:
-            raise OptionError(f"range {text!r}: LOW must be below HIGH")
-        if log and low <= 0:
-            raise OptionError(f"range {text!r}: a log scale needs LOW above 0")
-        return cls(p.name, low, high, log, p.kind is int)
+        return cls._range(p.name, text, rest, lambda end: float(p.parse(end, f"range {text!r}")), p.kind is int)
 
     @classmethod
     def _policy_weight(cls, key: str, eq: str, rest: str, game: Game | None) -> Dimension:
@@ -96,16 +87,29 @@ class Dimension:
             raise OptionError(f"{key} is not a rollout-policy weight to tune ({where})")
         if not eq:
             return cls(key, weight.low, weight.high)
+        text = f"{key}={rest}"
+
+        def read(end: str) -> float:
+            value = float(parse_number(end, float, f"range {text!r}", "a number"))
+            if not weight.low <= value <= weight.high:
+                raise OptionError(f"range {text!r}: {end} is outside {key}'s {weight.low:g}..{weight.high:g}")
+            return value
+
+        return cls._range(key, text, rest, read)
+
+    @classmethod
+    def _range(cls, name: str, text: str, rest: str, read: Callable[[str], float], integer: bool = False) -> Dimension:
+        """``LOW:HIGH`` or ``LOW:HIGH:log`` from ``rest``, each end read (and checked) by ``read``."""
         parts = rest.split(":")
         log = len(parts) == 3 and parts[2] == "log"
         if len(parts) not in (2, 3) or (len(parts) == 3 and not log):
-            raise OptionError(f"range {key}={rest}: expected {key}=LOW:HIGH or {key}=LOW:HIGH:log")
-        low, high = (parse_number(part, float, f"range {key}={rest}", "a number") for part in parts[:2])
-        if not weight.low <= low < high <= weight.high:
-            raise OptionError(f"range {key}={rest}: expected LOW < HIGH within {weight.low:g}..{weight.high:g}")
+            raise OptionError(f"range {text!r}: expected {name}=LOW:HIGH or {name}=LOW:HIGH:log")
+        low, high = (read(end) for end in parts[:2])
+        if not low < high:
+            raise OptionError(f"range {text!r}: LOW must be below HIGH")
         if log and low <= 0:
-            raise OptionError(f"range {key}={rest}: a log scale needs LOW above 0")
-        return cls(key, low, high, log)
+            raise OptionError(f"range {text!r}: a log scale needs LOW above 0")
+        return cls(name, low, high, log, integer)
 
     def value(self, unit: float) -> float | int:
         """The value at ``unit`` (0..1) along the range (on the log scale if ``log``)."""
