@@ -177,6 +177,13 @@ struct PolicyWeight {
   const char* help;
 };
 inline constexpr int kMaxPolicyWeights = 16;
+// The weights' defaults in table order: what heuristic_action(rng) plays with.
+template <std::size_t N>
+constexpr std::array<double, N> default_weights(const std::array<PolicyWeight, N>& table) {
+  std::array<double, N> w{};
+  for (std::size_t i = 0; i < N; ++i) w[i] = table[i].value;
+  return w;
+}
 template <class S>
 concept HasPolicyWeights = requires(const S s, Rng& rng, const double* weights) {
   { S::kPolicyWeights.size() } -> std::convertible_to<std::size_t>;

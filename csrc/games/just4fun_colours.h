@@ -256,11 +256,7 @@ class State {
   friend bool operator==(const State&, const State&) = default;
 
  private:
-  static constexpr std::array<double, kWeights> kDefaultWeights = [] {
-    std::array<double, kWeights> w{};
-    for (int i = 0; i < kWeights; ++i) w[i] = kPolicyWeights[i].value;
-    return w;
-  }();
+  static constexpr std::array<double, kWeights> kDefaultWeights = default_weights(kPolicyWeights);
   static int sum(const Counts& c) {  // the six bytes summed by one multiply (totals < 256)
     std::uint64_t v = 0;
     std::memcpy(&v, c.data(), kColours);

@@ -177,7 +177,7 @@ class State {
       {"pale", 1, 0, 100, "per pale stone the card collects"},
       {"dark", 1, 0, 100, "per point that the dark stones the card collects add to the mover's penalty"},
   }};
-  static constexpr std::array<double, kWeights> kDefaultWeights = {kPolicyWeights[kPale].value, kPolicyWeights[kDark].value};
+  static constexpr std::array<double, kWeights> kDefaultWeights = default_weights(kPolicyWeights);
   Action heuristic_action(Rng& rng, const double* weights) const;
   Action heuristic_action(Rng& rng) const { return heuristic_action(rng, kDefaultWeights.data()); }
   double evaluate(int seat) const;
