@@ -34,7 +34,6 @@ from contextlib import contextmanager
 from typing import Any, cast
 
 from rich.console import Console
-from rich.progress import MofNCompleteColumn, Progress, TextColumn
 
 from kibitz import __version__
 from kibitz.bots import ALGORITHM_NAMES, Bot, make_bot, parameter_sets, presets
@@ -53,6 +52,7 @@ from kibitz.match import (
     replay,
     run_match,
     seat_bots,
+    status_progress,
 )
 from kibitz.params import PARAMETERS, POLICY_PREFIX
 from kibitz.plots import check_plotting, plot_ratings, plot_tuning
@@ -508,7 +508,7 @@ def tune_command(args: argparse.Namespace) -> int:
         check_plotting()
     best = -math.inf
     # Shown from the first trial on, so that a bad parameter or range is a plain error line.
-    bar = Progress(*Progress.get_default_columns(), MofNCompleteColumn(), TextColumn("{task.fields[status]}"), console=Console(stderr=True))
+    bar = status_progress()
     task = bar.add_task("trials", total=max(1, args.budget // max(1, args.games_per_trial)), status="", start=False)
 
     def show(trial: Trial) -> None:

@@ -1053,6 +1053,13 @@ class OrderedWriter:
             self._position += 1
 
 
+def status_progress() -> Progress:
+    """A rich progress display on stderr: the bar, percentage and time left, steps done of all,
+    and each task's ``status`` field (match and tuning runs share it)."""
+    columns = (*Progress.get_default_columns(), MofNCompleteColumn(), TextColumn("{task.fields[status]}"))
+    return Progress(*columns, console=Console(stderr=True))
+
+
 @contextmanager
 def progress_bar(enabled: bool, total: int, what: str = "games") -> Iterator[Callable[[Callable[[], str]], None]]:
     """A function that advances a rich progress bar on stderr by one step (games done, the
@@ -1065,8 +1072,7 @@ def progress_bar(enabled: bool, total: int, what: str = "games") -> Iterator[Cal
 
         yield nothing
         return
-    columns = (*Progress.get_default_columns(), MofNCompleteColumn(), TextColumn("{task.fields[status]}"))
-    with Progress(*columns, console=Console(stderr=True)) as bar:
+    with status_progress() as bar:
         task = bar.add_task(what, total=total, status="")
 
         def advance(status: Callable[[], str]) -> None:
