@@ -819,6 +819,57 @@ def test_impossible_observations_are_refused():
 
 
 # --------------------------------------------------------------------------------------------
+# The rollout policy's weights (docs §7)
+# --------------------------------------------------------------------------------------------
+
+
+def heuristic_rounds(policy: list[tuple[str, float]], rounds: int):
+    """Seeded one-round games of the rollout policy with these weights, as finished states and
+    every (state before, move) of its decisions."""
+    for seed in range(rounds):
+        s, decisions, step = GAME.new_initial_state(seed), [], 0
+        while not s.is_terminal():
+            step += 1
+            if s.is_chance():
+                s.apply(s.sample_chance(seed * 1000 + step))
+                continue
+            a = s._s.heuristic_action(seed * 1000 + step, policy)
+            decisions.append((fields(s), s.current_player, s.move_to_string(a)))
+            s.apply(a)
+        yield s, decisions
+
+
+def test_with_out_margin_the_rollout_policy_goes_out_only_while_its_team_is_ahead():
+    def went_out_behind(policy):
+        behind = 0
+        for s, _ in heuristic_rounds(policy, 200):
+            f = fields(s)
+            if f["end"] == "out":
+                team = int(f["went_out"]) % 2
+                behind += s.scores()[team] <= s.scores()[1 - team]
+        return behind
+
+    assert went_out_behind([]) >= 10  # the default goes out whenever it can
+    assert went_out_behind([("out_margin", 0.0)]) == 0
+
+
+def test_with_feed_the_rollout_policy_rarely_discards_what_the_next_seat_holds_a_pair_of():
+    def feeding_share(policy):
+        feeding = discards = 0
+        for _, decisions in heuristic_rounds(policy, 60):
+            for f, seat, move in decisions:
+                if move.startswith("discard:"):
+                    kind = move.split(":")[1]
+                    discards += 1
+                    feeding += kind not in ("2", "J", "k3") and f["hands"].split(",")[(seat + 1) % 4].split(".").count(kind) >= 2
+        return feeding / discards
+
+    assert feeding_share([]) > 3 * feeding_share([("feed", 10.0)])
+    with pytest.raises(kibitz.OptionError, match="policy weight feed.*out of range"):
+        GAME.new_initial_state(1)._s.heuristic_action(1, [("feed", -1.0)])
+
+
+# --------------------------------------------------------------------------------------------
 # Completeness and exactness of the sub-decisions (brute force against canasta_reference.py)
 # --------------------------------------------------------------------------------------------
 

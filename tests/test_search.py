@@ -534,7 +534,7 @@ def test_unknown_or_out_of_range_policy_weights_are_refused():
     with pytest.raises(kibitz.OptionError, match="unknown policy weight 'block'.*known: pale, dark"):
         kibitz.Game("yucata").new_initial_state(1).search(SearchParams(iterations=10, policy=(("block", 1.0),)))
     with pytest.raises(kibitz.OptionError, match="has no policy weights"):
-        kibitz.Game("canasta_tiles").new_initial_state(1).search(SearchParams(iterations=10, policy=(("block", 1.0),)))
+        kibitz.Game("biased_rps").new_initial_state(1).search(SearchParams(iterations=10, policy=(("block", 1.0),)), seat=0)
 
 
 def test_policy_weights_change_the_rollouts():

@@ -61,7 +61,7 @@ def test_rollout_policy_weights_are_dimensions_with_the_games_declared_ranges(in
         ("policy.block", None, "without a game"),
         ("policy.nosuch", GAME, "has policy.block, policy.stones"),
         ("policy.block", kibitz.Game("yucata"), "yucata has policy.pale, policy.dark"),
-        ("policy.block", kibitz.Game("canasta_tiles", players=4), "canasta_tiles has none"),
+        ("policy.block", kibitz.Game("goofspiel"), "goofspiel has none"),
         (f"policy.block=0:{block.high + 1}", GAME, f"outside policy.block's {block.low:g}..{block.high:g}"),
         ("policy.block=1:0.5", GAME, "LOW must be below HIGH"),
         ("policy.block=0:1:log", GAME, "needs LOW above 0"),

@@ -64,7 +64,8 @@ class AnyState {
   // Exact value and a best move (search/solver.h); only for games that offer the solver hooks.
   virtual search::SolveResult solve() const = 0;
   virtual Action greedy_action(std::uint64_t seed) const = 0;
-  virtual Action heuristic_action(std::uint64_t seed) const = 0;
+  // The rollout policy's move, with the weights `policy` names set (the others at their defaults).
+  virtual Action heuristic_action(std::uint64_t seed, const std::vector<std::pair<std::string, double>>& policy) const = 0;
   // The same for a choosing seat at a simultaneous node (search/mcts.h greedy_choice; the game's
   // heuristic_choice).
   virtual Action greedy_choice(int seat, std::uint64_t seed) const = 0;
@@ -294,10 +295,14 @@ class StateImpl final : public AnyState {
     Rng rng(seed);
     return search::greedy_action(s_, rng);
   }
-  Action heuristic_action(std::uint64_t seed) const override {
+  Action heuristic_action(std::uint64_t seed, const std::vector<std::pair<std::string, double>>& policy) const override {
     require_decision();
+    search::Params params;
+    params.policy = policy;
+    const search::PolicyWeights weights = search::policy_weights<S>(params);  // checks the names and ranges
     Rng rng(seed);
-    return s_.heuristic_action(rng);
+    if constexpr (HasPolicyWeights<S>) return s_.heuristic_action(rng, weights.data());
+    else return s_.heuristic_action(rng);
   }
   Action greedy_choice(int seat, std::uint64_t seed) const override {
     require_choosing(seat);

@@ -185,7 +185,7 @@ PYBIND11_MODULE(_core, m) {
       .def("policy_weights", &AnyState::policy_weights)
       .def("solve", &AnyState::solve, py::call_guard<py::gil_scoped_release>())
       .def("greedy_action", &AnyState::greedy_action)
-      .def("heuristic_action", &AnyState::heuristic_action)
+      .def("heuristic_action", &AnyState::heuristic_action, py::arg("seed"), py::arg("policy") = std::vector<std::pair<std::string, double>>{})
       .def("greedy_choice", &AnyState::greedy_choice)
       .def("heuristic_choice", &AnyState::heuristic_choice)
       .def("sample_chance", &AnyState::sample_chance)

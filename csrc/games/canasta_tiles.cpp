@@ -2,6 +2,7 @@
 // heuristics and notation. docs/games/canasta_tiles.md describes the decision model.
 #include "games/canasta_tiles.h"
 
+#include <cmath>
 #include <cstring>
 #include <sstream>
 
@@ -641,32 +642,45 @@ State State::after_observation(int seat, std::string_view seen, Rng& rng) const 
 // How much the mover likes laying `shape` at `rank` now: naturals are always worth laying, a
 // wild is worth it when it completes a canasta or the meld is long, and finishing a canasta is
 // worth most. While opening, any lay that keeps the opening possible is taken, the most
-// valuable first.
-int State::lay_score(int rank, int shape) const {
+// valuable first. The weights are kPolicyWeights' (whole numbers by default, so the scores are
+// the integers they were before the weights were declared).
+int State::lay_score(int rank, int shape, const double* w) const {
   const int t = current_ % 2;
   const Meld before = melds_[t][rank];
   Meld after = plus(before, shape);
   if (taking() && rank == take_rank_ && top_ >= 0) ++after.nat;
   const int wilds = shape_twos(shape) + shape_jokers(shape);
   const bool completes = before.size() < kCanastaSize && after.size() >= kCanastaSize;
-  int score = 20 * shape_nat(shape) + (completes ? 200 : 0);
-  if (!completes) score -= wilds * (after.size() >= 5 ? 5 : 25);
-  if (!opened_[t]) score = shape_value(rank, shape) + 10;
-  return score;
+  double score = w[kNatural] * shape_nat(shape) + (completes ? w[kCompletes] : 0);
+  if (!completes) score -= wilds * (after.size() >= 5 ? w[kWildLong] : w[kWildShort]);
+  if (!opened_[t]) return shape_value(rank, shape) + 10;
+  return static_cast<int>(std::lround(score));
 }
 
-int State::keep_score(int kind) const {
+int State::keep_score(int kind, const double* w) const {
   const Counts& h = hand_[current_];
   if (kind == kBlockThree) return -40;  // worthless in hand, blocks the next pickup
   if (kind == kJoker || kind == kTwo) return 200;
-  int score = 10 * h[kind] + kValue[kind] / 5;
+  double score = 10 * h[kind] + kValue[kind] / 5;
   if (melds_[current_ % 2][kind].size() > 0) score += 30;
   const int next = (current_ + 1) % kPlayers;
-  if (known_[next][kind] >= 2) score += 60;  // the next seat is known to hold the pair
-  return score;
+  if (known_[next][kind] >= 2) score += w[kKnownPair];  // the next seat is known to hold the pair
+  // In a simulated deal every hand is a sample of what the mover cannot see: a natural the
+  // next seat holds a pair of gives it the pile (the top would be this tile).
+  if (hand_[next][kind] >= 2) score += w[kFeed] * (pile_size() + 1);
+  return static_cast<int>(std::lround(score));
 }
 
-Action State::heuristic_action(Rng& rng) const {
+// The team's lead in the match if the mover went out now, laying its hand: its tiles no longer
+// count against the team and the going-out bonus is earned; the other hands stay as they are.
+int State::lead_after_going_out() const {
+  const int t = current_ % 2;
+  int hand = kBlockThreePenalty * hand_[current_][kBlockThree];
+  for (int k = 0; k < kKinds; ++k) hand += kValue[k] * hand_[current_][k];
+  return totals_[t] + round_score(t) + kGoingOutBonus + hand - totals_[1 - t] - round_score(1 - t);
+}
+
+Action State::heuristic_action(Rng& rng, const double* w) const {
   std::array<Action, kMaxActions> moves;
   const int n = legal_actions(moves.data());
   if (n == 1) return moves[0];
@@ -675,11 +689,17 @@ Action State::heuristic_action(Rng& rng) const {
     int best_score = INT_MAX;
     for (int i = 0; i < n; ++i)
       if (moves[i] < kRankBase) {
-        const int score = keep_score(static_cast<int>(moves[i])) * 8 + static_cast<int>(rng.below(8));
+        const int score = keep_score(static_cast<int>(moves[i]), w) * 8 + static_cast<int>(rng.below(8));
         if (score < best_score) best_score = score, best = moves[i];
       }
     return best;
   };
+  // A lay that leaves one tile obliges the mover to go out with its discard: made only while
+  // going out would leave the team ahead by more than out_margin (an opened team only).
+  const int hand_size = sum(hand_[current_]);
+  const bool opened = opened_[current_ % 2];
+  const bool may_go_out = !opened || w[kOutMargin] <= -10000 || lead_after_going_out() > w[kOutMargin];
+  auto keeps_going = [&](int shape) { return may_go_out || hand_size - shape_size(shape) > 1; };
   switch (phase_) {
     case Phase::kCopies:
       return moves[n - 1];  // the known tiles went: nobody learns anything new
@@ -689,21 +709,25 @@ Action State::heuristic_action(Rng& rng) const {
     case Phase::kShape: {
       Action best = moves[0];
       int best_score = INT_MIN;
-      for (int i = 0; i < n; ++i) {
-        const int score = lay_score(chosen_, static_cast<int>(moves[i] - kShapeBase));
-        if (score > best_score) best_score = score, best = moves[i];
-      }
+      for (int pass = 0; pass < 2 && best_score == INT_MIN; ++pass)  // a lay that keeps the round going, if any
+        for (int i = 0; i < n; ++i) {
+          const int shape = static_cast<int>(moves[i] - kShapeBase);
+          if (pass == 0 && !keeps_going(shape)) continue;
+          const int score = lay_score(chosen_, shape, w);
+          if (score > best_score) best_score = score, best = moves[i];
+        }
       return best;
     }
     case Phase::kMeld:
     case Phase::kTakeOpen: {
       if (moves[n - 1] == kDoneAction) return kDoneAction;
-      const bool opening = !opened_[current_ % 2];
       for (int i = 0; i < n; ++i)  // the lowest rank with a lay worth making
         if (moves[i] >= kRankBase && moves[i] < kShapeBase) {
           const int rank = static_cast<int>(moves[i] - kRankBase);
-          if (opening) return moves[i];
-          const bool good = any_shape(hand_[current_], rank, [&](int shape) { return lay_score(rank, shape) > 0 && shape_legal(rank, shape, nullptr); });
+          if (!opened) return moves[i];
+          const bool good = any_shape(hand_[current_], rank, [&](int shape) {
+            return lay_score(rank, shape, w) > 0 && keeps_going(shape) && shape_legal(rank, shape, nullptr);
+          });
           if (good) return moves[i];
         }
       if (moves[0] < kRankBase) return pick_discard();

@@ -176,7 +176,20 @@ class State {
   std::string observation_string(int seat, Action action) const;
   State after_observation(int seat, std::string_view seen, Rng& rng) const;
 
-  Action heuristic_action(Rng& rng) const;
+  // The rollout policy's weights (heuristic_action, docs §7), set at run time by name (game.h).
+  enum Weight { kNatural, kCompletes, kWildShort, kWildLong, kKnownPair, kFeed, kOutMargin, kWeights };
+  static constexpr std::array<PolicyWeight, kWeights> kPolicyWeights = {{
+      {"natural", 20, 0, 200, "per natural a lay puts on the table"},
+      {"canasta", 200, 0, 2000, "for a lay that completes a canasta"},
+      {"wild_short", 25, 0, 500, "cost of a wild laid on a meld that stays under 5 tiles without completing a canasta"},
+      {"wild_long", 5, 0, 500, "cost of a wild laid on a meld of 5 or more tiles without completing a canasta"},
+      {"known_pair", 60, 0, 1000, "worth of keeping a kind the next seat is known to hold a pair of"},
+      {"feed", 0, 0, 100, "cost per pile tile of discarding a natural the next seat (an opponent) holds a pair of in the simulated deal"},
+      {"out_margin", -10000, -10000, 10000, "lay down to the last tile (and so go out) only while the team's lead after going out, in points, is above this"},
+  }};
+  static constexpr std::array<double, kWeights> kDefaultWeights = default_weights(kPolicyWeights);
+  Action heuristic_action(Rng& rng, const double* weights) const;
+  Action heuristic_action(Rng& rng) const { return heuristic_action(rng, kDefaultWeights.data()); }
   double evaluate(int seat) const;
 
   std::string action_to_string(Action action) const;
@@ -305,8 +318,9 @@ class State {
   bool set_stock_jokers(int seat, int lo, int hi);
   bool show_hidden(int seat, const std::optional<std::array<Counts, kPlayers>>& hands, const std::optional<Counts>& pile);
   std::array<Counts, kPlayers> hands_at_end(Action action) const;
-  int lay_score(int rank, int shape) const;
-  int keep_score(int kind) const;
+  int lay_score(int rank, int shape, const double* weights) const;
+  int keep_score(int kind, const double* weights) const;
+  int lead_after_going_out() const;
   void validate_public() const;
   void validate() const;
   static State parse(std::string_view text, bool view, int& seat);
