@@ -599,7 +599,7 @@ class State:
         if until_stopped:
             if stop is None:
                 raise OptionError("until_stopped needs a stop flag")
-            core.iterations, core.time_limit_ms = 0, 0.0
+            core.iterations, core.time_ms = 0, 0.0
         result = self._s.search(core, -1 if seat is None else seat)
         name = self._s.action_to_string
         return SearchResult(

@@ -19,8 +19,8 @@ uninterrupted one would have. At the end an SPRT match verifies the best values 
 starting ones, and :func:`kibitz.bots.write_parameter_set` writes the result to
 ``bots/<game>/<name>.json``, which specs load as ``ismcts:preset=<name>``.
 
-Parameters and their ranges come from :data:`kibitz.params.PARAMETERS`; a range can be
-narrowed (``c=0.1:3``) and searched on a log scale (``c=0.1:3:log``).
+Parameters, their ranges and scales come from :data:`kibitz.params.PARAMETERS` (the parameter
+table); a range can be narrowed (``c=0.1:3``) and searched on a log scale (``c=0.1:3:log``).
 """
 
 from __future__ import annotations
@@ -39,11 +39,10 @@ from kibitz.bots import ALGORITHM_NAMES, parse_spec, presets, write_parameter_se
 from kibitz.errors import OptionError
 from kibitz.game import Game
 from kibitz.match import LOCAL, Backend, MatchPlan, MatchResult, Participant, PlayerLike, derive_seed, run_match
-from kibitz.params import PARAMETERS, POLICY_PREFIX, Parameter, SearchParams, find_parameter, parse_number
+from kibitz.params import PARAMETERS, POLICY_PREFIX, SearchParams, find_parameter, parse_number
 from kibitz.stats import SPRT
 
 METHODS = ("tpe", "cmaes", "spsa")
-UNTUNABLE = ("seed", "threads", "memory_mb")  # numbers that change no decision of a search, only its resources
 DEFAULT_STORAGE = "kibitz-tune.db"  # SQLite file of the Optuna studies, in the current folder
 DEFAULT_VERIFY = SPRT(elo0=0, elo1=10)  # the closing match: is the tuned bot 10 Elo better than the start?
 
@@ -71,11 +70,11 @@ class Dimension:
         if key.strip().startswith(POLICY_PREFIX):
             return cls._policy_weight(key.strip(), eq, rest, game)
         p = find_parameter(key.strip())
-        if p.kind is str or p.name in UNTUNABLE or p.low is None or p.high is None:
-            tunable = [q.name for q in _tunable()]
+        if not p.tunable or p.low is None or p.high is None:
+            tunable = [q.name for q in PARAMETERS if q.tunable]
             raise OptionError(f"{p.name} is not a tunable number; tunable: {', '.join(tunable)}")
-        if not eq:
-            return cls(p.name, float(p.low), float(p.high), False, p.kind is int)
+        if not eq:  # the declared range, on the declared scale
+            return cls(p.name, float(p.low), float(p.high), p.log, p.kind is int)
         return cls._range(p.name, text, rest, lambda end: float(p.parse(end, f"range {text!r}")), p.kind is int)
 
     @classmethod
@@ -134,9 +133,6 @@ class Dimension:
     def __str__(self) -> str:
         return f"{self.name}={self.low:g}:{self.high:g}" + (":log" if self.log else "")
 
-
-def _tunable() -> list[Parameter]:
-    return [p for p in PARAMETERS if p.kind is not str and p.name not in UNTUNABLE]
 
 
 # -- results -----------------------------------------------------------------------------------
@@ -227,6 +223,9 @@ class Candidate:
         weights.update((POLICY_PREFIX + name, weight) for name, weight in params.policy)
         values = {}
         for d in space:
+            read_by = () if d.name.startswith(POLICY_PREFIX) else find_parameter(d.name).algorithms
+            if read_by and params.algorithm not in read_by:
+                raise OptionError(f"{self.spec({})} is {params.algorithm}, which does not read {d.name} (only {', '.join(read_by)} does)")
             value = weights[d.name] if d.name.startswith(POLICY_PREFIX) else getattr(params, d.name)
             if not d.low <= value <= d.high:
                 raise OptionError(f"{self.spec({})} starts at {d.name}={value}, outside the tuned range {d}")
