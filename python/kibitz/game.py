@@ -127,6 +127,10 @@ class Game:
         self.policy_weights: list[_core.PolicyWeight] = list(initial.policy_weights())
         """The weights of the game's rollout policy (name, default, low, high, help), which
         ``SearchParams.policy`` sets by name and ``kibitz tune`` tunes as ``policy.<name>``."""
+        self.eval_weights: list[_core.PolicyWeight] = list(initial.eval_weights())
+        """The weights of the game's greedy evaluation (name, default, low, high, help), which
+        the greedy bot sets by name (``greedy:eval.<name>=<v>``) and ``kibitz tune`` tunes as
+        ``eval.<name>``."""
         self.perfect_information: bool = self._info.perfect_information
         """Nothing is hidden: every seat's view is the full state."""
         self.simultaneous: bool = self._info.simultaneous

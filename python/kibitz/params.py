@@ -153,7 +153,7 @@ class SearchParams:
     def __post_init__(self) -> None:
         for p in PARAMETERS:
             object.__setattr__(self, p.name, p.check(getattr(self, p.name)))
-        object.__setattr__(self, "policy", _policy(self.policy))
+        object.__setattr__(self, "policy", weight_pairs(self.policy, "search parameter policy"))
         if type(self.iterations) is _DefaultIterations and self.time_ms > 0:
             object.__setattr__(self, "iterations", 0)  # a time given alone is the budget
         if self.iterations == 0 and self.time_ms == 0:
@@ -189,10 +189,10 @@ class SearchParams:
         """Builds params from text or typed values, e.g. ``{"iterations": "5000", "c": "0.7"}``;
         a key is a field name, its protocol option name (any case) or an alias."""
         values: dict[str, Any] = dict(base)
-        policy = dict(_policy(values.pop("policy", ())))
+        policy = dict(weight_pairs(values.pop("policy", ()), "search parameter policy"))
         for key, raw in options.items():
             if key == "policy":
-                policy.update(_policy(raw))
+                policy.update(weight_pairs(raw, "search parameter policy"))
             elif key.startswith(POLICY_PREFIX):
                 policy[key[len(POLICY_PREFIX) :]] = parse_number(str(raw), float, f"search parameter {key}", "a number")
             else:
@@ -206,18 +206,23 @@ class SearchParams:
 
 
 POLICY_PREFIX = "policy."
+"""Bot-spec keys of the game's rollout-policy weights (``Game.policy_weights``): ``policy.<name>``."""
+EVAL_PREFIX = "eval."
+"""Bot-spec keys of the game's greedy-evaluation weights (``Game.eval_weights``): ``eval.<name>``."""
 
 
-def _policy(value: Any) -> tuple[tuple[str, float], ...]:
-    """Policy weights as sorted (name, number) pairs, from pairs or a mapping; raises OptionError."""
+def weight_pairs(value: Any, label: str) -> tuple[tuple[str, float], ...]:
+    """Heuristic weights as sorted (name, number) pairs, from pairs or a mapping; raises
+    OptionError naming ``label``. Whether the game has such a weight, in its range, the core
+    checks when it plays them."""
     items = value.items() if isinstance(value, dict) else value
     try:
         pairs = [(str(name), float(weight)) for name, weight in items]
     except (TypeError, ValueError):
-        raise OptionError(f"search parameter policy: expected (name, number) pairs, got {shown(value)}") from None
+        raise OptionError(f"{label}: expected (name, number) pairs, got {shown(value)}") from None
     for name, weight in pairs:
         if not name.isidentifier() or not math.isfinite(weight):
-            raise OptionError(f"search parameter policy: {shown(name)}={shown(weight)} is not a weight name and a finite number")
+            raise OptionError(f"{label}: {shown(name)}={shown(weight)} is not a weight name and a finite number")
     return tuple(sorted(pairs))
 
 
