@@ -755,6 +755,8 @@ def bots_help() -> str:
     for p in spec_parameters:
         also = f" (also {', '.join(p.aliases)})" if p.aliases else ""
         lines.append(f"    {p.name:<{width}}  {p.allowed()}, default {p.default}{also}: {p.help}")
+    lines.append(f"    {POLICY_PREFIX}<name>  the game's rollout-policy weights (kibitz games lists them)")
+    lines.append(f"  greedy: seed, preset and {EVAL_PREFIX}<name>, the game's evaluation weights (kibitz games lists them)")
     for name, preset in sorted(presets().items()):
         settings = ",".join(f"{k}={v}" for k, v in preset.get("params", {}).items())
         lines.append(f"preset {name}: {preset['bot']}:{settings}")
