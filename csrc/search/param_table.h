@@ -3,7 +3,7 @@
 // From this table come the fields of search::Params (params.h), their pybind binding and
 // _core.parameter_table() (bindings/module.cpp), and from that, in Python, SearchParams, bot
 // specs, the protocol's `option` lines with their bounds, the tuning space and the docs
-// (python/kibitz/params.py). Adding a parameter is adding its row here (docs/architecture.md §5
+// (python/kibitz/params.py). Adding a parameter is adding its row here (docs/architecture.md §5.3
 // lists the steps). Runtime hooks that are no user setting (the stop flag, the progress
 // display) are plain members of Params, outside the table.
 #pragma once

@@ -7,7 +7,7 @@ option that sets it and a line of help. :data:`PARAMETERS` is that table, read f
 ``_core.parameter_table()``; :class:`SearchParams`, validation, bot specs
 (``ismcts:iterations=5000``), the protocol's ``option`` lines, the tuning space and the docs
 follow from it. SearchParams' typed fields are generated from the table too (by
-``python tests/test_typing.py --write``; docs/architecture.md §5 lists the steps).
+``python tests/test_typing.py --write``; docs/architecture.md §5.3 lists the steps).
 """
 
 from __future__ import annotations
