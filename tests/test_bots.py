@@ -30,7 +30,7 @@ def params_of(spec: str) -> SearchParams:
 def test_a_time_given_alone_is_the_whole_budget(spec, iterations, time_ms):
     p = params_of(spec)
     assert (p.iterations, p.time_ms) == (iterations, time_ms)
-    assert (p.to_core().iterations, p.to_core().time_limit_ms) == (iterations, time_ms)
+    assert (p.to_core().iterations, p.to_core().time_ms) == (iterations, time_ms)
 
 
 def test_a_preset_takes_policy_weights_from_the_spec_and_keeps_its_own_under_a_new_budget():
@@ -81,16 +81,22 @@ def core_fields(params: object) -> dict[str, object]:
     return {n: getattr(params, n) for n in dir(params) if not n.startswith("_") and n not in ("stop", "progress")}
 
 
-def test_the_python_declarations_reach_every_cpp_field_and_agree_on_the_defaults() -> None:
-    """PARAMETERS declares the search parameters once; the C++ struct's defaults must be the
-    same, and every C++ field must be set from exactly one declared parameter."""
-    from kibitz import _core
+def test_the_parameter_table_drives_the_params_the_specs_the_protocol_and_the_tuning_space() -> None:
+    """Each row of csrc/search/param_table.h is a C++ field bound under its Python name, a
+    SearchParams field with the same default, a bot-spec key, a protocol option with its bounds
+    (when it has an option name) and a tuning dimension (when it is a tunable number); and
+    SearchParams sets every C++ field from exactly its own row."""
+    from kibitz import _core, protocol
     from kibitz.params import PARAMETERS
+    from kibitz.tune import Dimension
 
-    defaults = core_fields(SearchParams().to_core())
-    assert defaults == core_fields(_core.Params())
-    reached: dict[str, str] = {}
-    for p in PARAMETERS:
+    rows = _core.parameter_table()
+    assert [p.name for p in PARAMETERS] == [row["name"] for row in rows]
+    defaults = core_fields(_core.Params())
+    assert set(defaults) == {row["name"] for row in rows} | {"policy"}
+    options = {o.name: o for o in protocol.OPTIONS}
+    for row, p in zip(rows, PARAMETERS):
+        assert getattr(SearchParams(), p.name) == row["default"] == defaults[p.name], p.name
         if p.choices:
             other = next(c for c in p.choices if c != p.default)
         else:
@@ -99,11 +105,32 @@ def test_the_python_declarations_reach_every_cpp_field_and_agree_on_the_defaults
         changed = [n for n, v in core_fields(SearchParams().with_(**{p.name: other}).to_core()).items() if v != defaults[n]]
         if p.name == "time_ms":  # a time alone lifts the default iteration cap too
             changed.remove("iterations")
-        assert len(changed) == 1, f"{p.name} sets {changed}"
-        reached[changed[0]] = p.name
-    policy = SearchParams.from_options({"policy.block": "0"}).to_core().policy
-    assert policy != defaults["policy"]
-    assert set(reached) | {"policy"} == set(defaults)
+        assert changed == [p.name], f"{p.name} sets {changed}"
+        assert SearchParams.from_options({name: str(other) for name in [p.option or p.name]}) == SearchParams().with_(**{p.name: other})
+        if row["option"]:
+            option = options[row["option"]]
+            assert option.parameter is p and option.default == str(row["default"])
+            if p.kind is int:
+                assert option.extra == f"min {row['low']} max {row['high']}"
+        if row["tunable"]:
+            assert Dimension.parse(p.name) == Dimension(p.name, p.low, p.high, p.log, p.kind is int)  # type: ignore[arg-type]
+        else:
+            with pytest.raises(OptionError, match="not a tunable number"):
+                Dimension.parse(p.name)
+    assert SearchParams.from_options({"policy.block": "0"}).to_core().policy == [("block", 0.0)]
+
+
+def test_the_core_params_refuse_what_the_table_does_not_allow() -> None:
+    from kibitz import _core
+
+    p = _core.Params()
+    with pytest.raises(OptionError, match="search parameter algorithm: 'alphabeta' is not allowed; expected one of so_ismcts mo_ismcts pimc uct"):
+        p.algorithm = "alphabeta"
+    with pytest.raises(OptionError, match="search parameter c: .* is out of range"):
+        p.c = -1.0
+    with pytest.raises(OptionError, match="search parameter solver"):
+        p.solver = 2
+    assert (p.algorithm, p.c, p.solver) == ("so_ismcts", 0.7, 1)  # unchanged
 
 
 def test_every_shipped_parameter_set_loads_and_plays_its_game():

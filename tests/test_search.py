@@ -379,10 +379,10 @@ def test_search_params_from_options_reads_text_and_aliases():
 def test_search_params_reach_the_core():
     p = SearchParams(algorithm="mo_ismcts", iterations=77, c=0.3, rollout="random", epsilon=0.2, determinizations=4, threads=3, final="mean", seed=5)
     core = p.to_core()
-    assert core.algorithm == kibitz._core.Algorithm.mo_ismcts
-    assert (core.iterations, core.exploration, core.heuristic_rollouts, core.rollout_epsilon) == (77, 0.3, False, 0.2)
+    assert core.algorithm == "mo_ismcts"
+    assert (core.iterations, core.c, core.rollout, core.epsilon) == (77, 0.3, "random", 0.2)
     assert (core.determinizations, core.threads, core.seed) == (4, 3, 5)
-    assert core.final_move == kibitz._core.FinalMove.best_mean
+    assert core.final == "mean"
 
 
 # --------------------------------------------------------------------------------------------

@@ -80,7 +80,11 @@ def test_rollout_policy_weights_are_dimensions_with_the_games_declared_ranges(in
 
 def test_bad_tuning_requests_fail_before_any_game() -> None:
     for kwargs, named in [
-        ({"bot": "greedy"}, "only a search bot"),
+        ({"bot": "random"}, "only a search bot or greedy"),
+        ({"bot": "greedy"}, "greedy is greedy, which does not read c"),
+        ({"bot": "greedy", "space": ["policy.block"]}, "does not read policy.block: it reads eval.<name> weights"),
+        ({"space": ["eval.area"]}, "is so_ismcts, which does not read eval.area"),
+        ({"space": ["dets"]}, "does not read determinizations \\(it is read by pimc\\)"),
         ({"method": "grid"}, "method 'grid'"),
         ({"budget": 2}, "the budget at least one trial"),
         ({"space": ["c=1:2"]}, "starts at c=0.7, outside the tuned range"),
@@ -164,6 +168,21 @@ def test_the_result_is_verified_written_and_loaded_by_name(in_tmp: Path) -> None
     # written again under the same name: the next version
     again = write_parameter_set("bots", "just4fun_colours", "tuned-2p", "ismcts", {"c": 1.5}, {}, {})
     assert json.loads(again.read_text())["version"] == 2 and parameter_set("tuned-2p")["params"] == {"c": 1.5}
+
+
+def test_the_greedy_bots_evaluation_weights_are_tuned_and_written_as_a_set_it_loads(in_tmp: Path) -> None:
+    area = next(w for w in GAME.eval_weights if w.name == "area")
+    assert Dimension.parse("eval.area", GAME) == Dimension("eval.area", area.low, area.high)
+    with pytest.raises(OptionError, match="eval.nope is not a greedy-evaluation weight to tune \\(just4fun_colours has eval.lines, eval.area, eval.stones\\)"):
+        Dimension.parse("eval.nope", GAME)
+    result = tune(GAME, "greedy:eval.lines=2", ["eval.area=0:12"], ["random"], 8, name="greedy-weights", **SMALL)
+    assert result.start == {"eval.area": area.default}
+    data = json.loads(Path("bots/just4fun_colours/greedy-weights.json").read_text())
+    assert data["bot"] == "greedy" and data["params"] == {"eval.lines": 2.0, **result.best}
+    bot = kibitz.make_bot("greedy:preset=greedy-weights,seed=4")
+    assert isinstance(bot, kibitz.GreedyBot) and dict(bot.eval) == {"lines": 2.0, "area": result.best["eval.area"]}
+    with pytest.raises(OptionError, match="takes no options except seed, preset and eval.<name> weights; got c"):
+        write_parameter_set("bots", "just4fun_colours", "bad", "greedy", {"c": 0.3}, {}, {})
 
 
 def test_parameter_sets_are_found_by_name_and_bad_ones_named(in_tmp: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -59,16 +59,20 @@ class AnyState {
 
   // The decision of `seat` (-1: the seat to move; at a simultaneous node, a choosing seat).
   virtual search::Result search(const search::Params& params, int seat) const = 0;
-  // The weights of the game's rollout policy (game.h), set by name in Params::policy.
+  // The weights of the game's rollout policy (game.h), set by name in Params::policy; and of its
+  // greedy evaluation, set by name in greedy_action and greedy_choice.
   virtual std::vector<PolicyWeight> policy_weights() const = 0;
+  virtual std::vector<PolicyWeight> eval_weights() const = 0;
   // Exact value and a best move (search/solver.h); only for games that offer the solver hooks.
   virtual search::SolveResult solve() const = 0;
-  virtual Action greedy_action(std::uint64_t seed) const = 0;
+  // The greedy bot's move, its evaluation weighted by `eval` (names of the game's eval weights;
+  // the others keep their defaults).
+  virtual Action greedy_action(std::uint64_t seed, const search::NamedWeights& eval) const = 0;
   // The rollout policy's move, with the weights `policy` names set (the others at their defaults).
-  virtual Action heuristic_action(std::uint64_t seed, const std::vector<std::pair<std::string, double>>& policy) const = 0;
+  virtual Action heuristic_action(std::uint64_t seed, const search::NamedWeights& policy) const = 0;
   // The same for a choosing seat at a simultaneous node (search/mcts.h greedy_choice; the game's
   // heuristic_choice).
-  virtual Action greedy_choice(int seat, std::uint64_t seed) const = 0;
+  virtual Action greedy_choice(int seat, std::uint64_t seed, const search::NamedWeights& eval) const = 0;
   virtual Action heuristic_choice(int seat, std::uint64_t seed) const = 0;
   virtual Action sample_chance(std::uint64_t seed) const = 0;
   virtual std::uint64_t perft(int depth) const = 0;
@@ -281,6 +285,12 @@ class StateImpl final : public AnyState {
     else
       return {};
   }
+  std::vector<PolicyWeight> eval_weights() const override {
+    if constexpr (HasEvalWeights<S>)
+      return {S::kEvalWeights.begin(), S::kEvalWeights.end()};
+    else
+      return {};
+  }
 
   search::SolveResult solve() const override {
     if constexpr (search::Solvable<S>) {
@@ -290,24 +300,26 @@ class StateImpl final : public AnyState {
     }
   }
 
-  Action greedy_action(std::uint64_t seed) const override {
+  Action greedy_action(std::uint64_t seed, const search::NamedWeights& eval) const override {
     require_decision();
+    const search::Weights weights = search::eval_weights<S>(eval);
     Rng rng(seed);
-    return search::greedy_action(s_, rng);
+    return search::greedy_action(s_, weights, rng);
   }
-  Action heuristic_action(std::uint64_t seed, const std::vector<std::pair<std::string, double>>& policy) const override {
+  Action heuristic_action(std::uint64_t seed, const search::NamedWeights& policy) const override {
     require_decision();
     search::Params params;
     params.policy = policy;
-    const search::PolicyWeights weights = search::policy_weights<S>(params);  // checks the names and ranges
+    const search::Weights weights = search::policy_weights<S>(params);  // checks the names and ranges
     Rng rng(seed);
     if constexpr (HasPolicyWeights<S>) return s_.heuristic_action(rng, weights.data());
     else return s_.heuristic_action(rng);
   }
-  Action greedy_choice(int seat, std::uint64_t seed) const override {
+  Action greedy_choice(int seat, std::uint64_t seed, const search::NamedWeights& eval) const override {
     require_choosing(seat);
+    const search::Weights weights = search::eval_weights<S>(eval);
     Rng rng(seed);
-    if constexpr (SimultaneousGame<S>) return search::greedy_choice(s_, seat, rng);
+    if constexpr (SimultaneousGame<S>) return search::greedy_choice(s_, seat, weights, rng);
     return kNoAction;  // not reached: require_choosing refuses every seat of a sequential game
   }
   Action heuristic_choice(int seat, std::uint64_t seed) const override {

@@ -3,10 +3,82 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <sstream>
+#include <type_traits>
+
 #include "bindings/any_state.h"
 
 namespace py = pybind11;
 using namespace kibitz;
+
+namespace {
+
+std::vector<std::string> words(const char* text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string w; in >> w;) out.push_back(w);
+  return out;
+}
+
+// A parameter's type in Python: an enum is the name of its value, a bool 0 or 1 (an integer
+// parameter of range 0..1, as the protocol's spin options have it), a number itself.
+template <class T>
+using PythonType = std::conditional_t<std::is_enum_v<T>, std::string, std::conditional_t<std::is_same_v<T, bool>, int, T>>;
+
+template <class T>
+PythonType<T> to_python(T value, const search::ParamRow<T>& row) {
+  if constexpr (std::is_enum_v<T>)
+    return words(row.choices).at(static_cast<std::size_t>(value));
+  else
+    return static_cast<PythonType<T>>(value);
+}
+
+// The value Python gives, checked against the row (SearchParams checks first, with the messages
+// users see; this keeps a _core.Params set by hand inside the table too).
+template <class T>
+T from_python(const PythonType<T>& value, const char* name, const search::ParamRow<T>& row) {
+  if constexpr (std::is_enum_v<T>) {
+    const std::vector<std::string> names = words(row.choices);
+    for (std::size_t i = 0; i < names.size(); ++i)
+      if (names[i] == value) return static_cast<T>(i);
+    throw OptionError(std::string("search parameter ") + name + ": '" + value + "' is not allowed; expected one of " + row.choices);
+  } else {
+    if (!(value >= static_cast<PythonType<T>>(row.low) && value <= static_cast<PythonType<T>>(row.high)))
+      throw OptionError(std::string("search parameter ") + name + ": " + std::to_string(value) + " is out of range");
+    return static_cast<T>(value);
+  }
+}
+
+template <class T>
+void bind_parameter(py::class_<search::Params>& cls, const char* name, T search::Params::*member, const search::ParamRow<T>& row) {
+  cls.def_property(
+      name, [member, row](const search::Params& p) { return to_python(p.*member, row); },
+      [member, name, row](search::Params& p, const PythonType<T>& value) { p.*member = from_python(value, name, row); }, row.help);
+}
+
+template <class T>
+py::dict describe(const char* name, const search::ParamRow<T>& row) {
+  py::dict d;
+  d["name"] = name;
+  d["kind"] = std::is_enum_v<T> ? "str" : std::is_floating_point_v<T> ? "float" : "int";
+  d["default"] = to_python(row.value, row);
+  d["low"] = std::is_enum_v<T> ? py::none() : py::cast(to_python(row.low, row));
+  d["high"] = std::is_enum_v<T> ? py::none() : py::cast(to_python(row.high, row));
+  d["choices"] = py::tuple(py::cast(words(row.choices)));
+  d["log"] = row.log;
+  d["tunable"] = row.tunable && !std::is_enum_v<T>;
+  py::list algorithms;
+  const std::vector<std::string> names = words(search::kAlgorithmNames);
+  for (std::size_t i = 0; i < names.size(); ++i)
+    if (row.algorithms & search::uses(static_cast<search::Algorithm>(i))) algorithms.append(names[i]);
+  d["algorithms"] = py::tuple(algorithms);
+  d["option"] = row.option;
+  d["aliases"] = py::tuple(py::cast(words(row.aliases)));
+  d["help"] = row.help;
+  return d;
+}
+
+}  // namespace
 
 PYBIND11_MODULE(_core, m) {
   m.doc() = "kibitz C++ core: game states, search, errors";
@@ -50,28 +122,6 @@ PYBIND11_MODULE(_core, m) {
   }, py::return_value_policy::reference);
   m.def("find_game", &find_game, py::return_value_policy::reference);
 
-  py::enum_<search::Algorithm>(m, "Algorithm")
-      .value("uct", search::Algorithm::kUct)
-      .value("pimc", search::Algorithm::kPimc)
-      .value("so_ismcts", search::Algorithm::kSoIsmcts)
-      .value("mo_ismcts", search::Algorithm::kMoIsmcts);
-  py::enum_<search::FinalMove>(m, "FinalMove")
-      .value("most_visits", search::FinalMove::kMostVisits)
-      .value("best_mean", search::FinalMove::kBestMean);
-
-  py::enum_<search::Shaping>(m, "Shaping")
-      .value("none", search::Shaping::kNone)
-      .value("rank", search::Shaping::kRank)
-      .value("score", search::Shaping::kScore);
-  py::enum_<search::Backup>(m, "Backup")
-      .value("maxn", search::Backup::kMaxN)
-      .value("paranoid", search::Backup::kParanoid);
-
-  py::enum_<search::Simultaneous>(m, "Simultaneous")
-      .value("rm", search::Simultaneous::kRegretMatching)
-      .value("duct", search::Simultaneous::kDuct)
-      .value("exp3", search::Simultaneous::kExp3);
-
   py::class_<search::StopFlag>(m, "StopFlag")
       .def(py::init<>())
       .def("set", [](search::StopFlag& f) { f.value.store(true); })
@@ -83,34 +133,27 @@ PYBIND11_MODULE(_core, m) {
       .def_property_readonly("iterations", [](const search::Progress& p) { return p.iterations.load(); })
       .def("root_stats", &search::Progress::root_stats);
 
-  py::class_<search::Params>(m, "Params")
-      .def(py::init<>())
-      .def_readwrite("algorithm", &search::Params::algorithm)
-      .def_readwrite("exploration", &search::Params::exploration)
-      .def_readwrite("heuristic_rollouts", &search::Params::heuristic_rollouts)
-      .def_readwrite("rollout_epsilon", &search::Params::rollout_epsilon)
-      .def_readwrite("determinizations", &search::Params::determinizations)
-      .def_readwrite("threads", &search::Params::threads)
-      .def_readwrite("iterations", &search::Params::iterations)
-      .def_readwrite("time_limit_ms", &search::Params::time_limit_ms)
-      .def_readwrite("final_move", &search::Params::final_move)
-      .def_readwrite("seed", &search::Params::seed)
-      .def_readwrite("solve_stones", &search::Params::solve_stones)
-      .def_readwrite("solver", &search::Params::solver)
-      .def_readwrite("memory_mb", &search::Params::memory_mb)
-      .def_readwrite("simultaneous", &search::Params::simultaneous)
-      .def_readwrite("sm_gamma", &search::Params::sm_gamma)
-      .def_readwrite("reopen_choices", &search::Params::reopen_choices)
-      .def_readwrite("policy", &search::Params::policy)
-      .def_readwrite("shaping", &search::Params::shaping)
-      .def_readwrite("shaping_weight", &search::Params::shaping_weight)
-      .def_readwrite("backup", &search::Params::backup)
-      .def_readwrite("mast", &search::Params::mast)
-      .def_readwrite("mast_epsilon", &search::Params::mast_epsilon)
-      .def_readwrite("progressive_history", &search::Params::progressive_history)
-      .def_readwrite("progressive_bias", &search::Params::progressive_bias)
+  // Params: every row of the table (search/param_table.h) as a property under its Python name and
+  // with its Python type, and the hooks that are no row of it.
+  py::class_<search::Params> params_class(m, "Params");
+  params_class.def(py::init<>());
+  {
+    using namespace search;  // the rows name their enums and helpers unqualified
+#define KIBITZ_PARAM_PROPERTY(type, member, name, ...) bind_parameter(params_class, name, &search::Params::member, search::ParamRow<type>{__VA_ARGS__});
+    KIBITZ_SEARCH_PARAMETERS(KIBITZ_PARAM_PROPERTY)
+#undef KIBITZ_PARAM_PROPERTY
+  }
+  params_class.def_readwrite("policy", &search::Params::policy)
       .def_readwrite("stop", &search::Params::stop)
       .def_readwrite("progress", &search::Params::progress);
+  m.def("parameter_table", [] {
+    using namespace search;
+    py::list rows;
+#define KIBITZ_PARAM_DESCRIPTION(type, member, name, ...) rows.append(describe(name, search::ParamRow<type>{__VA_ARGS__}));
+    KIBITZ_SEARCH_PARAMETERS(KIBITZ_PARAM_DESCRIPTION)
+#undef KIBITZ_PARAM_DESCRIPTION
+    return rows;
+  }, "the search parameters as declared in search/param_table.h, in order: one dict per parameter");
 
   py::enum_<search::Proof>(m, "Proof")
       .value("none", search::Proof::kNone)
@@ -184,9 +227,10 @@ PYBIND11_MODULE(_core, m) {
       .def("search", &AnyState::search, py::arg("params"), py::arg("seat") = -1, py::call_guard<py::gil_scoped_release>())
       .def("policy_weights", &AnyState::policy_weights)
       .def("solve", &AnyState::solve, py::call_guard<py::gil_scoped_release>())
-      .def("greedy_action", &AnyState::greedy_action)
-      .def("heuristic_action", &AnyState::heuristic_action, py::arg("seed"), py::arg("policy") = std::vector<std::pair<std::string, double>>{})
-      .def("greedy_choice", &AnyState::greedy_choice)
+      .def("eval_weights", &AnyState::eval_weights)
+      .def("greedy_action", &AnyState::greedy_action, py::arg("seed"), py::arg("eval") = search::NamedWeights{})
+      .def("heuristic_action", &AnyState::heuristic_action, py::arg("seed"), py::arg("policy") = search::NamedWeights{})
+      .def("greedy_choice", &AnyState::greedy_choice, py::arg("seat"), py::arg("seed"), py::arg("eval") = search::NamedWeights{})
       .def("heuristic_choice", &AnyState::heuristic_choice)
       .def("sample_chance", &AnyState::sample_chance)
       .def("perft", &AnyState::perft, py::call_guard<py::gil_scoped_release>())

@@ -169,7 +169,8 @@ concept HasWinningAction = requires(const S s) {
 // `static constexpr std::array<PolicyWeight, N> kPolicyWeights` (N <= kMaxPolicyWeights) and
 // heuristic_action(rng, weights): the rollout policy with its weights set at run time, in the
 // table's order (Params::policy names them; heuristic_action(rng) plays the defaults). So a
-// policy is tuned without a rebuild.
+// policy is tuned without a rebuild. A PolicyWeight row declares any heuristic's weight: the
+// greedy evaluation's too (HasEvalWeights below).
 struct PolicyWeight {
   const char* name;
   double value;  // the default
@@ -188,6 +189,15 @@ template <class S>
 concept HasPolicyWeights = requires(const S s, Rng& rng, const double* weights) {
   { S::kPolicyWeights.size() } -> std::convertible_to<std::size_t>;
   { s.heuristic_action(rng, weights) } -> std::convertible_to<Action>;
+};
+
+// The same for the greedy bot's evaluation: `static constexpr std::array<PolicyWeight, N>
+// kEvalWeights` (N <= kMaxPolicyWeights) and evaluate(seat, weights), in the table's order
+// (the greedy bot's `eval.<name>` names them; evaluate(seat) evaluates with the defaults).
+template <class S>
+concept HasEvalWeights = requires(const S s, int seat, const double* weights) {
+  { S::kEvalWeights.size() } -> std::convertible_to<std::size_t>;
+  { s.evaluate(seat, weights) } -> std::convertible_to<double>;
 };
 
 // `static constexpr bool kPublicOutcome = true`: whether the game is over, and its returns,

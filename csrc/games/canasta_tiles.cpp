@@ -740,8 +740,8 @@ Action State::heuristic_action(Rng& rng, const double* w) const {
 
 // For the greedy bot (one ply): the team's table and its progress towards canastas against the
 // opponents', the bonus threes, and what the seat's own hand promises (wilds and pairs are
-// worth keeping, blocking threes worth discarding). Hidden hands are not read.
-double State::evaluate(int seat) const {
+// worth keeping, blocking threes worth discarding), weighted by kEvalWeights. Hidden hands are not read.
+double State::evaluate(int seat, const double* w) const {
   if (is_terminal()) {
     double r[kPlayers];
     returns(r);
@@ -755,9 +755,9 @@ double State::evaluate(int seat) const {
       if (m.size() >= kCanastaSize)
         v += r == kTwo ? (m.wilds() ? kDirtyTwosCanasta : kCleanTwosCanasta) : (m.wilds() ? kDirtyCanasta : kCleanCanasta);
       else if (m.size() >= 5)
-        v += 60.0 * (m.size() - 4);
+        v += w[kEvalLongMeld] * (m.size() - 4);
     }
-    v += (opened_[t] ? 1 : -1) * kBonusThreeScore * bonus_[t] + (opened_[t] ? 80 : 0);
+    v += (opened_[t] ? 1 : -1) * kBonusThreeScore * bonus_[t] + (opened_[t] ? w[kEvalOpened] : 0);
     return v;
   };
   const int t = seat % 2;
@@ -765,11 +765,11 @@ double State::evaluate(int seat) const {
   const Counts& h = hand_[seat];
   for (int k = 0; k < kKinds; ++k) {
     if (!h[k]) continue;
-    if (k == kBlockThree) v -= 30.0 * h[k];
-    else if (k == kJoker || k == kTwo) v += 70.0 * h[k];
-    else v += 8.0 * h[k] + (h[k] >= 2 ? 10.0 : 0.0);
+    if (k == kBlockThree) v -= w[kEvalBlockThree] * h[k];
+    else if (k == kJoker || k == kTwo) v += w[kEvalWild] * h[k];
+    else v += w[kEvalTile] * h[k] + (h[k] >= 2 ? w[kEvalPair] : 0.0);
   }
-  if (top_ >= 0 && current_ % 2 != t) v += (is_natural(top_) ? -4.0 : 4.0) * pile_size();  // a pile the opponents may take
+  if (top_ >= 0 && current_ % 2 != t) v += (is_natural(top_) ? -w[kEvalPile] : w[kEvalPile]) * pile_size();  // a pile the opponents may take
   return v;
 }
 

@@ -190,7 +190,19 @@ class State {
   static constexpr std::array<double, kWeights> kDefaultWeights = default_weights(kPolicyWeights);
   Action heuristic_action(Rng& rng, const double* weights) const;
   Action heuristic_action(Rng& rng) const { return heuristic_action(rng, kDefaultWeights.data()); }
-  double evaluate(int seat) const;
+  // The greedy evaluation's weights (evaluate), set at run time by name (game.h).
+  enum EvalWeight { kEvalLongMeld, kEvalOpened, kEvalBlockThree, kEvalWild, kEvalTile, kEvalPair, kEvalPile, kEvalCount };
+  static constexpr std::array<PolicyWeight, kEvalCount> kEvalWeights = {{
+      {"long_meld", 60, -1000, 1000, "per tile beyond the fourth of a meld of 5 or 6 (towards a canasta)"},
+      {"opened", 80, -1000, 1000, "the team has opened"},
+      {"block_three", 30, -1000, 1000, "cost per blocking three in the seat's hand"},
+      {"wild", 70, -1000, 1000, "per joker or two in the seat's hand"},
+      {"tile", 8, -1000, 1000, "per other tile in the seat's hand"},
+      {"pair", 10, -1000, 1000, "per kind the seat holds two or more of"},
+      {"pile", 4, -1000, 1000, "per tile of a pile the opponents may take: a cost when its top is natural, else a gain"},
+  }};
+  double evaluate(int seat, const double* weights) const;
+  double evaluate(int seat) const { return evaluate(seat, kDefaultEval.data()); }
 
   std::string action_to_string(Action action) const;
   Action parse_action(std::string_view text) const;
@@ -212,6 +224,7 @@ class State {
   friend bool operator==(const State&, const State&) = default;
 
  private:
+  static constexpr std::array<double, kEvalCount> kDefaultEval = default_weights(kEvalWeights);
   static int sum(const Counts& c) {
     int n = 0;
     for (int k = 0; k < kKinds; ++k) n += c[k];

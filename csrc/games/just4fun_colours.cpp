@@ -558,8 +558,8 @@ Action State::heuristic_action(Rng& rng, const double* w) const {
 
 // Greedy evaluation: a won game dominates; otherwise line potential (lines free of other
 // players' top stones, weighted by how full they are), the area score, and the mirror of
-// both for the strongest opponent.
-double State::evaluate(int seat) const {
+// both for the strongest opponent; weighted by kEvalWeights.
+double State::evaluate(int seat, const double* w) const {
   if (is_terminal()) {
     double r[kMaxPlayers];
     returns(r);
@@ -578,7 +578,7 @@ double State::evaluate(int seat) const {
       v += mine * mine * mine;
     }
     const auto [area, stones] = area_score(p);
-    return v + 6.0 * area + 0.1 * stones;
+    return w[kEvalLines] * v + w[kEvalArea] * area + w[kEvalStones] * stones;
   };
   double strongest_opponent = 0;
   for (int p = 0; p < players_; ++p)

@@ -237,7 +237,16 @@ class State {
   }
   Action heuristic_action(Rng& rng, const double* weights) const;
   Action heuristic_action(Rng& rng) const { return heuristic_action(rng, kDefaultWeights.data()); }
-  double evaluate(int seat) const;
+
+  // The greedy evaluation's weights (evaluate), set at run time by name (game.h).
+  enum EvalWeight { kEvalLines, kEvalArea, kEvalStones, kEvalCount };
+  static constexpr std::array<PolicyWeight, kEvalCount> kEvalWeights = {{
+      {"lines", 1, 0, 1000, "per line free of other players' stones: the cube of the player's stones in it"},
+      {"area", 6, -1000, 1000, "per field of the player's largest area (A(p) of §7.2)"},
+      {"stones", 0.1, -1000, 1000, "per stone of the player's largest area (B(p) of §7.2)"},
+  }};
+  double evaluate(int seat, const double* weights) const;
+  double evaluate(int seat) const { return evaluate(seat, kDefaultEval.data()); }
 
   std::string action_to_string(Action action) const;
   Action parse_action(std::string_view text) const;
@@ -257,6 +266,7 @@ class State {
 
  private:
   static constexpr std::array<double, kWeights> kDefaultWeights = default_weights(kPolicyWeights);
+  static constexpr std::array<double, kEvalCount> kDefaultEval = default_weights(kEvalWeights);
   static int sum(const Counts& c) {  // the six bytes summed by one multiply (totals < 256)
     std::uint64_t v = 0;
     std::memcpy(&v, c.data(), kColours);

@@ -590,18 +590,14 @@ State State::after_observation(int seat, std::string_view seen, Rng& rng) const 
 // Heuristics
 
 namespace {
-// The evaluation's prices, in points. A stone is worth its points now plus what it may still
-// join (a complete tower of 14 stones scores some 25-35 points); a token of food about what it
-// buys of that (1-3 stones cost 1, 3, 5).
-constexpr double kStonePotential = 1.0;
-constexpr double kFoodValue = 0.5;
-constexpr double kRestockStone = 0.2;   // the stone a Restock adds to the cart
-constexpr double kMarketPut = 0.3;      // choosing where a drawn stone goes
-constexpr double kWin = 100;            // a finished game: the result first
+// The evaluation's prices (kEvalWeights), in points: a stone is worth its points now plus what
+// it may still join (a complete tower of 14 stones scores some 25-35 points); a token of food
+// about what it buys of that (1-3 stones cost 1, 3, 5).
+constexpr double kWin = 100;  // a finished game: the result first
 
 // What one more stone of `kind` is worth to a tower at its best place now (placing it there when
-// `keep`): the points it adds and its potential.
-double best_gain(std::array<std::uint8_t, kPositions>& tower, TowerMask& mask, int kind, int colours, bool keep) {
+// `keep`): the points it adds and its `potential`.
+double best_gain(std::array<std::uint8_t, kPositions>& tower, TowerMask& mask, int kind, int colours, bool keep, double potential) {
   const int before = points13(best_score(tower, colours));
   int best = -1000, at = -1;
   for (TowerMask m = legal_positions(mask); m; m &= m - 1) {
@@ -613,13 +609,14 @@ double best_gain(std::array<std::uint8_t, kPositions>& tower, TowerMask& mask, i
   }
   if (at < 0) return 0;
   if (keep) tower[at] = static_cast<std::uint8_t>(kind), mask = static_cast<TowerMask>(mask | 1u << at);
-  return best + kStonePotential;
+  return best + potential;
 }
 }  // namespace
 
 // The rollout policy (cheap): buy the purchase with the most stones that fit the tower's colours,
-// place next to stones of the same colour, restock the richest kind; the rest uniformly.
-Action State::heuristic_action(Rng& rng) const {
+// place next to stones of the same colour, restock the richest kind; the rest uniformly. Weighted
+// by kPolicyWeights.
+Action State::heuristic_action(Rng& rng, const double* w) const {
   std::array<Action, kMaxActions> legal;
   const int n = legal_actions(legal.data());
   const int p = actor();
@@ -631,10 +628,11 @@ Action State::heuristic_action(Rng& rng) const {
       case Step::kBuild: {
         const Purchase& buy = kPurchaseList[a - kBuildBase];
         double v = 0;
-        for (int i = 0; i < buy.size; ++i) v += 1.5 + (buy.stones[i] < kColours && (colours_held >> buy.stones[i] & 1) ? 1.0 : buy.stones[i] == kCrystal ? 0.8 : 0.0);
+        for (int i = 0; i < buy.size; ++i)
+          v += w[kBuyStone] + (buy.stones[i] < kColours && (colours_held >> buy.stones[i] & 1) ? w[kBuyColour] : buy.stones[i] == kCrystal ? w[kBuyCrystal] : 0.0);
         Stones s{};
         for (int i = 0; i < buy.size; ++i) ++s[buy.stones[i]];
-        return buy.size ? v - kFoodValue * cost(s) : 0;
+        return buy.size ? v - w[kBuyFood] * cost(s) : 0;
       }
       case Step::kPlace: {
         const int kind = static_cast<int>(a - kPlaceBase) / kPositions, pos = static_cast<int>(a - kPlaceBase) % kPositions;
@@ -643,7 +641,7 @@ Action State::heuristic_action(Rng& rng) const {
           const int k = tower_[p][std::countr_zero(c)];
           same += k == kind || k == kCrystal || kind == kCrystal;
         }
-        return same - 0.1 * level_of(pos);
+        return same - w[kPlaceLevel] * level_of(pos);
       }
       case Step::kRestock: {
         const int f = static_cast<int>(a - kRestockBase);
@@ -686,15 +684,16 @@ Action State::heuristic_choice(int seat, Rng& rng) const {
 // the score now (§7), food in the yurt, the stones bought and not yet placed at their best
 // places, and, for the seat's own card before it is played, what it can fetch at the cart before
 // it. Hidden cards of the others are never read.
-double State::evaluate(int seat) const {
+double State::evaluate(int seat, const double* w) const {
+  const double potential = w[kEvalStonePotential], food = w[kEvalFood];
   auto projected = [&](int q) {
     const Score s = score(q);
-    double v = s.total() + kStonePotential * std::popcount(tower_mask_[q]) + kFoodValue * total(yurt_[q]);
+    double v = s.total() + potential * std::popcount(tower_mask_[q]) + food * total(yurt_[q]);
     std::array<std::uint8_t, kPositions> tower = tower_[q];
     TowerMask mask = tower_mask_[q];
     if (q == actor() && current_player() >= 0)
       for (int k = 0; k < kStoneKinds; ++k)
-        for (int i = 0; i < bought_[k]; ++i) v += best_gain(tower, mask, k, colours_, true);
+        for (int i = 0; i < bought_[k]; ++i) v += best_gain(tower, mask, k, colours_, true, potential);
     return v;
   };
   if (is_terminal()) {
@@ -717,9 +716,9 @@ double State::evaluate(int seat) const {
     if (card_[seat] == kRestock) {
       int most = 0;
       for (int f = 0; f < kFoods; ++f) most = std::max(most, std::min<int>(cart_food_[cart][f], room));
-      mine += kFoodValue * most + kRestockStone;
+      mine += food * most + w[kEvalRestockStone];
     } else if (card_[seat] == kMarket) {
-      mine += kFoodValue * std::min({kRules.market_take, total(market_), room}) + kMarketPut;
+      mine += food * std::min({kRules.market_take, total(market_), room}) + w[kEvalMarketPut];
     } else {
       State probe = *this;  // the seat's purchases at that cart, as if it acted now
       probe.turn_ = static_cast<std::uint8_t>(order);
@@ -733,8 +732,8 @@ double State::evaluate(int seat) const {
         TowerMask mask = tower_mask_[seat];
         Stones s{};
         double v = 0;
-        for (int j = 0; j < buy.size; ++j) v += best_gain(tower, mask, buy.stones[j], colours_, true), ++s[buy.stones[j]];
-        best = std::max(best, v - kFoodValue * cost(s));
+        for (int j = 0; j < buy.size; ++j) v += best_gain(tower, mask, buy.stones[j], colours_, true, potential), ++s[buy.stones[j]];
+        best = std::max(best, v - food * cost(s));
       }
       mine += best;
     }

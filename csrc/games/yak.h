@@ -303,8 +303,27 @@ class State {
   std::string joint_observation_string(int seat, const Action* joint) const;
   State after_observation(int seat, std::string_view seen, Rng& rng) const;
 
-  Action heuristic_action(Rng& rng) const;
-  double evaluate(int seat) const;
+  // The rollout policy's weights (heuristic_action) and the greedy evaluation's (evaluate), set
+  // at run time by name (game.h).
+  enum Weight { kBuyStone, kBuyColour, kBuyCrystal, kBuyFood, kPlaceLevel, kWeights };
+  static constexpr std::array<PolicyWeight, kWeights> kPolicyWeights = {{
+      {"stone", 1.5, -100, 100, "Build: per stone of a purchase"},
+      {"colour", 1, -100, 100, "Build: per stone of a colour already in the tower"},
+      {"crystal", 0.8, -100, 100, "Build: per crystal"},
+      {"food", 0.5, -100, 100, "Build: per token of food a purchase costs"},
+      {"level", 0.1, -100, 100, "Place: cost per level of the position (per same-colour stone in contact: 1)"},
+  }};
+  Action heuristic_action(Rng& rng, const double* weights) const;
+  Action heuristic_action(Rng& rng) const { return heuristic_action(rng, kDefaultWeights.data()); }
+  enum EvalWeight { kEvalStonePotential, kEvalFood, kEvalRestockStone, kEvalMarketPut, kEvalCount };
+  static constexpr std::array<PolicyWeight, kEvalCount> kEvalWeights = {{
+      {"stone_potential", 1, -100, 100, "per stone in a tower or bought, beyond its points now: what it may still join"},
+      {"food", 0.5, -100, 100, "per token of food in the yurt, or to be fetched, or spent by a purchase"},
+      {"restock_stone", 0.2, -100, 100, "a Restock card still to play: the stone it adds to the cart"},
+      {"market_put", 0.3, -100, 100, "a Market card still to play: choosing where a drawn stone goes"},
+  }};
+  double evaluate(int seat, const double* weights) const;
+  double evaluate(int seat) const { return evaluate(seat, kDefaultEval.data()); }
 
   std::string action_to_string(Action action) const;
   Action parse_action(std::string_view text) const;
@@ -325,6 +344,8 @@ class State {
   friend bool operator==(const State&, const State&) = default;
 
  private:
+  static constexpr std::array<double, kWeights> kDefaultWeights = default_weights(kPolicyWeights);
+  static constexpr std::array<double, kEvalCount> kDefaultEval = default_weights(kEvalWeights);
   static int total(const Stones& s) {
     int n = 0;
     for (auto c : s) n += c;

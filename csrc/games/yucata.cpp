@@ -256,8 +256,8 @@ Action State::heuristic_action(Rng& rng, const double* w) const {
 
 // Greedy evaluation: a finished game by its result; otherwise the score lead over the best
 // opponent, with a small bonus for still holding the leader card (it can always reach the
-// next stone).
-double State::evaluate(int seat) const {
+// next stone); weighted by kEvalWeights.
+double State::evaluate(int seat, const double* w) const {
   int best_other = INT_MIN;
   for (int q = 0; q < players_; ++q)
     if (q != seat) best_other = std::max(best_other, score(q));
@@ -267,7 +267,7 @@ double State::evaluate(int seat) const {
     returns(r);
     return 1000.0 * r[seat] + margin;
   }
-  return margin + ((hand_[seat] >> kLeader & 1) ? 0.25 : 0.0);
+  return margin + ((hand_[seat] >> kLeader & 1) ? w[kEvalLeader] : 0.0);
 }
 
 // ---------------------------------------------------------------------------------------------

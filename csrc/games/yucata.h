@@ -180,7 +180,15 @@ class State {
   static constexpr std::array<double, kWeights> kDefaultWeights = default_weights(kPolicyWeights);
   Action heuristic_action(Rng& rng, const double* weights) const;
   Action heuristic_action(Rng& rng) const { return heuristic_action(rng, kDefaultWeights.data()); }
-  double evaluate(int seat) const;
+
+  // The greedy evaluation's weights (evaluate), set at run time by name (game.h).
+  enum EvalWeight { kEvalLeader, kEvalCount };
+  static constexpr std::array<PolicyWeight, kEvalCount> kEvalWeights = {{
+      {"leader", 0.25, -100, 100, "holding the leader card, in points of score lead (it can always reach the next stone)"},
+  }};
+  static constexpr std::array<double, kEvalCount> kDefaultEval = default_weights(kEvalWeights);
+  double evaluate(int seat, const double* weights) const;
+  double evaluate(int seat) const { return evaluate(seat, kDefaultEval.data()); }
 
   std::string action_to_string(Action action) const;
   Action parse_action(std::string_view text) const;

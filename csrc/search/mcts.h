@@ -77,15 +77,67 @@ int play_joint(S& state, Pick&& pick) {
 
 // Of the `n` actions, the one whose successor (a copy of `state` after play(copy, action))
 // evaluates best for `seat`; ties broken at random.
+using Weights = std::array<double, kMaxPolicyWeights>;
+using NamedWeights = std::vector<std::pair<std::string, double>>;
+
+// A weight table's defaults with those `named` replaced; an unknown name or a value out of range
+// is an OptionError naming `kind` ("policy", "eval") and `game`.
+template <std::size_t N>
+Weights resolve_weights(const std::array<PolicyWeight, N>& table, const NamedWeights& named, const char* kind, const char* game) {
+  static_assert(N <= kMaxPolicyWeights);
+  Weights weights{};
+  for (std::size_t i = 0; i < N; ++i) weights[i] = table[i].value;
+  for (const auto& [name, value] : named) {
+    std::string known;
+    bool found = false;
+    for (std::size_t i = 0; i < N; ++i) {
+      const PolicyWeight& w = table[i];
+      known += std::string(known.empty() ? "" : ", ") + w.name;
+      if (name != w.name) continue;
+      if (!(value >= w.low && value <= w.high))
+        throw OptionError(std::string(kind) + " weight " + name + ": " + std::to_string(value) + " is out of range; expected a number in " +
+                          std::to_string(w.low) + ".." + std::to_string(w.high));
+      weights[i] = value, found = true;
+    }
+    if (!found) throw OptionError("unknown " + std::string(kind) + " weight '" + name + "' for " + game + "; known: " + known);
+  }
+  return weights;
+}
+
+// The game's rollout-policy weights: its defaults, with those Params::policy names replaced.
+template <Game S>
+Weights policy_weights(const Params& params) {
+  if constexpr (HasPolicyWeights<S>) return resolve_weights(S::kPolicyWeights, params.policy, "policy", S::kName);
+  if (!params.policy.empty()) throw OptionError(std::string(S::kName) + " has no policy weights; got '" + params.policy.front().first + "'");
+  return {};
+}
+
+// The greedy evaluation's weights: the game's defaults, with those `named` replaced.
+template <Game S>
+Weights eval_weights(const NamedWeights& named) {
+  if constexpr (HasEvalWeights<S>) return resolve_weights(S::kEvalWeights, named, "eval", S::kName);
+  if (!named.empty()) throw OptionError(std::string(S::kName) + " has no eval weights; got '" + named.front().first + "'");
+  return {};
+}
+
+// The greedy bot's evaluation of `state` for `seat`, with the game's eval weights when it has them.
+template <Game S>
+double evaluation(const S& state, int seat, const Weights& eval) {
+  if constexpr (HasEvalWeights<S>)
+    return state.evaluate(seat, eval.data());
+  else
+    return state.evaluate(seat);
+}
+
 template <Game S, class Play>
-Action best_evaluated(const S& state, const Action* actions, int n, int seat, Rng& rng, Play&& play) {
+Action best_evaluated(const S& state, const Action* actions, int n, int seat, const Weights& eval, Rng& rng, Play&& play) {
   double best = -1e300;
   Action pick = actions[0];
   int ties = 0;
   for (int i = 0; i < n; ++i) {
     S next = state;
     play(next, actions[i]);
-    const double value = next.evaluate(seat);
+    const double value = evaluation(next, seat, eval);
     if (value > best) {
       best = value, pick = actions[i], ties = 1;
     } else if (value == best && rng.below(static_cast<std::uint32_t>(++ties)) == 0) {
@@ -96,10 +148,11 @@ Action best_evaluated(const S& state, const Action* actions, int n, int seat, Rn
 }
 
 // The greedy one-ply bot at a simultaneous node, for choosing seat `seat`: its choice whose
-// result evaluates best for it. The other choosing seats' choices, which it cannot see, are drawn
-// uniformly once and kept the same for each of its own; ties broken at random.
+// result evaluates best for it (with the eval weights `eval`). The other choosing seats' choices,
+// which it cannot see, are drawn uniformly once and kept the same for each of its own; ties
+// broken at random.
 template <SimultaneousGame S>
-Action greedy_choice(const S& state, int seat, Rng& rng) {
+Action greedy_choice(const S& state, int seat, const Weights& eval, Rng& rng) {
   std::array<int, S::kMaxPlayers> seats;
   const int k = state.choosing_seats(seats.data());
   std::array<Action, S::kMaxPlayers> joint;
@@ -108,49 +161,19 @@ Action greedy_choice(const S& state, int seat, Rng& rng) {
     if (seats[i] != seat) joint[seats[i]] = uniform_random_choice(state, seats[i], rng);
   std::array<Action, S::kMaxActions> actions;
   const int n = state.legal_choices(seat, actions.data());
-  return best_evaluated(state, actions.data(), n, seat, rng, [&](S& next, Action a) {
+  return best_evaluated(state, actions.data(), n, seat, eval, rng, [&](S& next, Action a) {
     joint[seat] = a;
     next.apply_joint(joint.data());
   });
 }
 
 // The greedy one-ply bot: the legal move whose resulting position evaluates best for the
-// mover (chance after the move is not looked at); ties broken at random.
+// mover (with the eval weights `eval`; chance after the move is not looked at); ties broken at random.
 template <Game S>
-Action greedy_action(const S& state, Rng& rng) {
+Action greedy_action(const S& state, const Weights& eval, Rng& rng) {
   std::array<Action, S::kMaxActions> actions;
   const int n = state.legal_actions(actions.data());
-  return best_evaluated(state, actions.data(), n, state.current_player(), rng, [](S& next, Action a) { next.apply(a); });
-}
-
-
-using PolicyWeights = std::array<double, kMaxPolicyWeights>;
-
-// The game's rollout-policy weights: its defaults, with those Params::policy names replaced.
-template <Game S>
-PolicyWeights policy_weights(const Params& params) {
-  PolicyWeights weights{};
-  if constexpr (HasPolicyWeights<S>) {
-    static_assert(S::kPolicyWeights.size() <= kMaxPolicyWeights);
-    for (std::size_t i = 0; i < S::kPolicyWeights.size(); ++i) weights[i] = S::kPolicyWeights[i].value;
-    for (const auto& [name, value] : params.policy) {
-      std::string known;
-      bool found = false;
-      for (std::size_t i = 0; i < S::kPolicyWeights.size(); ++i) {
-        const PolicyWeight& w = S::kPolicyWeights[i];
-        known += std::string(known.empty() ? "" : ", ") + w.name;
-        if (name != w.name) continue;
-        if (!(value >= w.low && value <= w.high))
-          throw OptionError("policy weight " + name + ": " + std::to_string(value) + " is out of range; expected a number in " +
-                            std::to_string(w.low) + ".." + std::to_string(w.high));
-        weights[i] = value, found = true;
-      }
-      if (!found) throw OptionError("unknown policy weight '" + name + "' for " + S::kName + "; known: " + known);
-    }
-  } else if (!params.policy.empty()) {
-    throw OptionError(std::string(S::kName) + " has no policy weights; got '" + params.policy.front().first + "'");
-  }
-  return weights;
+  return best_evaluated(state, actions.data(), n, state.current_player(), eval, rng, [](S& next, Action a) { next.apply(a); });
 }
 
 struct Budget {
@@ -707,7 +730,7 @@ class Searcher {
   // A choosing seat's choice in a rollout, as at a decision: the game's policy, but with
   // probability epsilon (always, with random rollouts) a uniform one.
   Action rollout_choice(const S& state, int seat) {
-    if (!params_.heuristic_rollouts || (params_.rollout_epsilon > 0 && rng_.uniform() < params_.rollout_epsilon))
+    if (params_.rollout == Rollout::kRandom || (params_.rollout_epsilon > 0 && rng_.uniform() < params_.rollout_epsilon))
       return uniform_random_choice(state, seat, rng_);
     return state.heuristic_choice(seat, rng_);
   }
@@ -759,7 +782,7 @@ class Searcher {
       }
       return mast_action(state);
     }
-    if (!params_.heuristic_rollouts) return uniform_random_action(state, rng_);
+    if (params_.rollout == Rollout::kRandom) return uniform_random_action(state, rng_);
     if (params_.rollout_epsilon <= 0 || rng_.uniform() >= params_.rollout_epsilon) return policy_action(state);
     Action move = kNoAction;
     if constexpr (HasWinningAction<S>) move = state.winning_action();
@@ -823,7 +846,7 @@ class Searcher {
   }
 
   Params params_;
-  PolicyWeights policy_;
+  Weights policy_;
   int root_seat_;
   int root_team_;
   Rng rng_;
@@ -1004,7 +1027,7 @@ Result search(const S& position, const Params& params, int seat_to_search = -1) 
   const int threads = params.threads;
   const int team = root.team(seat);
   const int trees_per_searcher = params.algorithm == Algorithm::kMoIsmcts ? root.num_players() : 1;
-  const auto max_nodes = static_cast<std::size_t>(params.memory_mb * (1 << 20) / sizeof(Node) / threads / trees_per_searcher);
+  const auto max_nodes = static_cast<std::size_t>(static_cast<double>(params.memory_mb) * (1 << 20) / sizeof(Node) / threads / trees_per_searcher);
   std::atomic<bool> solved{false};
   std::vector<std::uint64_t> iterations(threads), nodes(threads);
   std::vector<char> full(threads, 0);
@@ -1093,9 +1116,10 @@ Result search(const S& position, const Params& params, int seat_to_search = -1) 
   if (result.stats.empty()) {  // stopped before a single iteration: the greedy bot's move on a deal
     Rng rng(detail::thread_seed(params.seed, -2));
     const S deal = params.algorithm == Algorithm::kUct ? root : root.determinize(seat, rng);
+    const Weights eval = eval_weights<S>({});
     if constexpr (SimultaneousGame<S>)
-      if (joint_root) result.action = greedy_choice(deal, seat, rng);
-    if (!joint_root) result.action = greedy_action(deal, rng);
+      if (joint_root) result.action = greedy_choice(deal, seat, eval, rng);
+    if (!joint_root) result.action = greedy_action(deal, eval, rng);
   } else {
     Rng rng(detail::thread_seed(params.seed, -3));
     const bool mixed = joint_root && params.simultaneous != Simultaneous::kDuct;

@@ -4,22 +4,6 @@
 
 namespace kibitz::search {
 
-std::string algorithm_name(Algorithm a) {
-  switch (a) {
-    case Algorithm::kUct: return "uct";
-    case Algorithm::kPimc: return "pimc";
-    case Algorithm::kSoIsmcts: return "so_ismcts";
-    case Algorithm::kMoIsmcts: return "mo_ismcts";
-  }
-  return "?";
-}
-
-Algorithm parse_algorithm(const std::string& name) {
-  for (Algorithm a : {Algorithm::kUct, Algorithm::kPimc, Algorithm::kSoIsmcts, Algorithm::kMoIsmcts})
-    if (algorithm_name(a) == name) return a;
-  throw OptionError("unknown search algorithm '" + name + "'; expected one of uct, pimc, so_ismcts, mo_ismcts");
-}
-
 void Progress::publish(int thread, RootTable table) {
   std::lock_guard lock(mutex_);
   by_thread_[thread] = std::move(table);

@@ -7,7 +7,7 @@ import collections.abc
 import numpy
 import numpy.typing
 import typing
-__all__: list[str] = ['ActionStats', 'Algorithm', 'Backup', 'CHANCE', 'FinalMove', 'GameInfo', 'HistoryStats', 'IllegalMoveError', 'JOINT_SEPARATOR', 'NotationError', 'OptionError', 'Params', 'PolicyWeight', 'Progress', 'Proof', 'Result', 'SIMULTANEOUS', 'Shaping', 'Simultaneous', 'SolveResult', 'State', 'StopFlag', 'TERMINAL', 'TREE_BYTES_PER_NODE', 'UNOBSERVED', 'UnknownGameError', 'find_game', 'games', 'root_value']
+__all__: list[str] = ['ActionStats', 'CHANCE', 'GameInfo', 'HistoryStats', 'IllegalMoveError', 'JOINT_SEPARATOR', 'NotationError', 'OptionError', 'Params', 'PolicyWeight', 'Progress', 'Proof', 'Result', 'SIMULTANEOUS', 'SolveResult', 'State', 'StopFlag', 'TERMINAL', 'TREE_BYTES_PER_NODE', 'UNOBSERVED', 'UnknownGameError', 'find_game', 'games', 'parameter_table', 'root_value']
 class IllegalMoveError(ValueError):
     pass
 class NotationError(ValueError):
@@ -35,9 +35,11 @@ class State:
         ...
     def equals(self, arg0: State) -> bool:
         ...
-    def greedy_action(self, arg0: int) -> int:
+    def eval_weights(self) -> list[PolicyWeight]:
         ...
-    def greedy_choice(self, arg0: int, arg1: int) -> int:
+    def greedy_action(self, seed: int, eval: collections.abc.Sequence[tuple[str, typing.SupportsFloat | typing.SupportsIndex]] = []) -> int:
+        ...
+    def greedy_choice(self, seat: int, seed: int, eval: collections.abc.Sequence[tuple[str, typing.SupportsFloat | typing.SupportsIndex]] = []) -> int:
         ...
     def heuristic_action(self, seed: int, policy: collections.abc.Sequence[tuple[str, typing.SupportsFloat | typing.SupportsIndex]] = []) -> int:
         ...
@@ -168,243 +170,6 @@ class GameInfo:
     @property
     def simultaneous(self) -> bool:
         ...
-class Algorithm:
-    """
-    Members:
-    
-      uct
-    
-      pimc
-    
-      so_ismcts
-    
-      mo_ismcts
-    """
-    __members__: typing.ClassVar[dict[str, Algorithm]]
-    mo_ismcts: typing.ClassVar[Algorithm]
-    pimc: typing.ClassVar[Algorithm]
-    so_ismcts: typing.ClassVar[Algorithm]
-    uct: typing.ClassVar[Algorithm]
-    @typing.overload
-    def __eq__(self, other: Algorithm) -> bool:
-        ...
-    @typing.overload
-    def __eq__(self, other: typing.Any) -> bool:
-        ...
-    def __getstate__(self) -> int:
-        ...
-    def __hash__(self) -> int:
-        ...
-    def __index__(self) -> int:
-        ...
-    def __init__(self, value: int) -> None:
-        ...
-    def __int__(self) -> int:
-        ...
-    @typing.overload
-    def __ne__(self, other: Algorithm) -> bool:
-        ...
-    @typing.overload
-    def __ne__(self, other: typing.Any) -> bool:
-        ...
-    def __repr__(self) -> str:
-        ...
-    def __setstate__(self, state: int) -> None:
-        ...
-    def __str__(self) -> str:
-        ...
-    @property
-    def name(self) -> str:
-        ...
-    @property
-    def value(self) -> int:
-        ...
-class FinalMove:
-    """
-    Members:
-    
-      most_visits
-    
-      best_mean
-    """
-    __members__: typing.ClassVar[dict[str, FinalMove]]
-    best_mean: typing.ClassVar[FinalMove]
-    most_visits: typing.ClassVar[FinalMove]
-    @typing.overload
-    def __eq__(self, other: FinalMove) -> bool:
-        ...
-    @typing.overload
-    def __eq__(self, other: typing.Any) -> bool:
-        ...
-    def __getstate__(self) -> int:
-        ...
-    def __hash__(self) -> int:
-        ...
-    def __index__(self) -> int:
-        ...
-    def __init__(self, value: int) -> None:
-        ...
-    def __int__(self) -> int:
-        ...
-    @typing.overload
-    def __ne__(self, other: FinalMove) -> bool:
-        ...
-    @typing.overload
-    def __ne__(self, other: typing.Any) -> bool:
-        ...
-    def __repr__(self) -> str:
-        ...
-    def __setstate__(self, state: int) -> None:
-        ...
-    def __str__(self) -> str:
-        ...
-    @property
-    def name(self) -> str:
-        ...
-    @property
-    def value(self) -> int:
-        ...
-class Shaping:
-    """
-    Members:
-    
-      none
-    
-      rank
-    
-      score
-    """
-    __members__: typing.ClassVar[dict[str, Shaping]]
-    none: typing.ClassVar[Shaping]
-    rank: typing.ClassVar[Shaping]
-    score: typing.ClassVar[Shaping]
-    @typing.overload
-    def __eq__(self, other: Shaping) -> bool:
-        ...
-    @typing.overload
-    def __eq__(self, other: typing.Any) -> bool:
-        ...
-    def __getstate__(self) -> int:
-        ...
-    def __hash__(self) -> int:
-        ...
-    def __index__(self) -> int:
-        ...
-    def __init__(self, value: int) -> None:
-        ...
-    def __int__(self) -> int:
-        ...
-    @typing.overload
-    def __ne__(self, other: Shaping) -> bool:
-        ...
-    @typing.overload
-    def __ne__(self, other: typing.Any) -> bool:
-        ...
-    def __repr__(self) -> str:
-        ...
-    def __setstate__(self, state: int) -> None:
-        ...
-    def __str__(self) -> str:
-        ...
-    @property
-    def name(self) -> str:
-        ...
-    @property
-    def value(self) -> int:
-        ...
-class Backup:
-    """
-    Members:
-    
-      maxn
-    
-      paranoid
-    """
-    __members__: typing.ClassVar[dict[str, Backup]]
-    maxn: typing.ClassVar[Backup]
-    paranoid: typing.ClassVar[Backup]
-    @typing.overload
-    def __eq__(self, other: Backup) -> bool:
-        ...
-    @typing.overload
-    def __eq__(self, other: typing.Any) -> bool:
-        ...
-    def __getstate__(self) -> int:
-        ...
-    def __hash__(self) -> int:
-        ...
-    def __index__(self) -> int:
-        ...
-    def __init__(self, value: int) -> None:
-        ...
-    def __int__(self) -> int:
-        ...
-    @typing.overload
-    def __ne__(self, other: Backup) -> bool:
-        ...
-    @typing.overload
-    def __ne__(self, other: typing.Any) -> bool:
-        ...
-    def __repr__(self) -> str:
-        ...
-    def __setstate__(self, state: int) -> None:
-        ...
-    def __str__(self) -> str:
-        ...
-    @property
-    def name(self) -> str:
-        ...
-    @property
-    def value(self) -> int:
-        ...
-class Simultaneous:
-    """
-    Members:
-    
-      rm
-    
-      duct
-    
-      exp3
-    """
-    __members__: typing.ClassVar[dict[str, Simultaneous]]
-    duct: typing.ClassVar[Simultaneous]
-    exp3: typing.ClassVar[Simultaneous]
-    rm: typing.ClassVar[Simultaneous]
-    @typing.overload
-    def __eq__(self, other: Simultaneous) -> bool:
-        ...
-    @typing.overload
-    def __eq__(self, other: typing.Any) -> bool:
-        ...
-    def __getstate__(self) -> int:
-        ...
-    def __hash__(self) -> int:
-        ...
-    def __index__(self) -> int:
-        ...
-    def __init__(self, value: int) -> None:
-        ...
-    def __int__(self) -> int:
-        ...
-    @typing.overload
-    def __ne__(self, other: Simultaneous) -> bool:
-        ...
-    @typing.overload
-    def __ne__(self, other: typing.Any) -> bool:
-        ...
-    def __repr__(self) -> str:
-        ...
-    def __setstate__(self, state: int) -> None:
-        ...
-    def __str__(self) -> str:
-        ...
-    @property
-    def name(self) -> str:
-        ...
-    @property
-    def value(self) -> int:
-        ...
 class StopFlag:
     def __init__(self) -> None:
         ...
@@ -423,53 +188,89 @@ class Progress:
     def iterations(self) -> int:
         ...
 class Params:
-    algorithm: Algorithm
-    backup: Backup
-    final_move: FinalMove
-    heuristic_rollouts: bool
     progress: Progress
-    reopen_choices: bool
-    shaping: Shaping
-    simultaneous: Simultaneous
-    solver: bool
     stop: StopFlag
     def __init__(self) -> None:
         ...
     @property
-    def determinizations(self) -> int:
-        ...
-    @determinizations.setter
-    def determinizations(self, arg0: int) -> None:
+    def algorithm(self) -> str:
+        """
+        so_ismcts, mo_ismcts, pimc, or uct (perfect information: sees every hand)
+        """
+    @algorithm.setter
+    def algorithm(self, arg1: str) -> None:
         ...
     @property
-    def exploration(self) -> float:
+    def backup(self) -> str:
+        """
+        what a node adds for the seat that chose it: maxn (its own reward) or paranoid (every seat outside the searching team plays against it: one minus the searching seat's reward)
+        """
+    @backup.setter
+    def backup(self, arg1: str) -> None:
         ...
-    @exploration.setter
-    def exploration(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
+    @property
+    def c(self) -> float:
+        """
+        UCB1 exploration constant
+        """
+    @c.setter
+    def c(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def determinizations(self) -> int:
+        """
+        PIMC only: deals searched
+        """
+    @determinizations.setter
+    def determinizations(self, arg1: int) -> None:
+        ...
+    @property
+    def epsilon(self) -> float:
+        """
+        heuristic rollouts play a uniform random move with this probability
+        """
+    @epsilon.setter
+    def epsilon(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def final(self) -> str:
+        """
+        the move played: most visited (visits) or best mean reward (mean)
+        """
+    @final.setter
+    def final(self, arg1: str) -> None:
         ...
     @property
     def iterations(self) -> int:
-        ...
+        """
+        iterations per search; 0: no iteration budget; by default 10000, or none when a time is given
+        """
     @iterations.setter
-    def iterations(self, arg0: int) -> None:
+    def iterations(self, arg1: int) -> None:
         ...
     @property
     def mast(self) -> float:
-        ...
+        """
+        MAST: this share of rollout decisions takes the mover's best action by its mean reward in the search so far (epsilon-greedy with mast_epsilon), the others follow the rollout policy; 0 = off
+        """
     @mast.setter
-    def mast(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
+    def mast(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
         ...
     @property
     def mast_epsilon(self) -> float:
-        ...
+        """
+        MAST decisions play a uniform random move with this probability
+        """
     @mast_epsilon.setter
-    def mast_epsilon(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
+    def mast_epsilon(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
         ...
     @property
-    def memory_mb(self) -> float:
-        ...
+    def memory_mb(self) -> int:
+        """
+        memory for the search trees in MiB, over all threads; at the cap the trees stop growing and the search goes on iterating from their leaves
+        """
     @memory_mb.setter
-    def memory_mb(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
+    def memory_mb(self, arg1: int) -> None:
         ...
     @property
     def policy(self) -> list[tuple[str, float]]:
@@ -479,57 +280,107 @@ class Params:
         ...
     @property
     def progressive_bias(self) -> float:
-        ...
+        """
+        progressive bias weight W from the rollout policy: at each selection the move the policy plays there gains W / (visits + 1); 0 = off
+        """
     @progressive_bias.setter
-    def progressive_bias(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
+    def progressive_bias(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
         ...
     @property
     def progressive_history(self) -> float:
-        ...
+        """
+        Progressive History weight W: selection adds W * the move's MAST mean / (visits * (1 - mean) + 1); 0 = off
+        """
     @progressive_history.setter
-    def progressive_history(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
+    def progressive_history(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
         ...
     @property
-    def rollout_epsilon(self) -> float:
+    def reopen_choices(self) -> int:
+        """
+        1: at a simultaneous node where other seats have chosen already (a position read from a sequential record), take back the choices this seat has not seen and search them as simultaneous; 0: determinizations guess them uniformly (a baseline)
+        """
+    @reopen_choices.setter
+    def reopen_choices(self, arg1: int) -> None:
         ...
-    @rollout_epsilon.setter
-    def rollout_epsilon(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
+    @property
+    def rollout(self) -> str:
+        """
+        heuristic (the game's policy) or random
+        """
+    @rollout.setter
+    def rollout(self, arg1: str) -> None:
         ...
     @property
     def seed(self) -> int:
-        ...
+        """
+        every random choice of the search
+        """
     @seed.setter
-    def seed(self, arg0: int) -> None:
+    def seed(self, arg1: int) -> None:
+        ...
+    @property
+    def shaping(self) -> str:
+        """
+        what a simulated game is worth beyond its return: none, rank ((n - rank) / (n - 1)) or score (between the lowest and highest score), mixed in with shaping_weight
+        """
+    @shaping.setter
+    def shaping(self, arg1: str) -> None:
         ...
     @property
     def shaping_weight(self) -> float:
-        ...
+        """
+        reward = (1 - w) * return + w * the shaped result; 0 = return only
+        """
     @shaping_weight.setter
-    def shaping_weight(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
+    def shaping_weight(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def simultaneous(self) -> str:
+        """
+        how each choosing seat selects at a simultaneous node, from its own statistics: duct (decoupled UCT, with c; the strongest in Yak), rm (regret matching, the move played drawn from the average strategy; the least exploitable in two-seat zero-sum games) or exp3
+        """
+    @simultaneous.setter
+    def simultaneous(self, arg1: str) -> None:
         ...
     @property
     def sm_gamma(self) -> float:
-        ...
+        """
+        rm and exp3: the share of uniform exploration mixed into each seat's strategy at a simultaneous node
+        """
     @sm_gamma.setter
-    def sm_gamma(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
+    def sm_gamma(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
         ...
     @property
     def solve_stones(self) -> int:
-        ...
+        """
+        2-player games with an exact solver (Yucata'): once at most this many stones are left, play the solver's move in a won or tied position (a lost one is searched: the search bets best on a mistake); 0: never
+        """
     @solve_stones.setter
-    def solve_stones(self, arg0: int) -> None:
+    def solve_stones(self, arg1: int) -> None:
+        ...
+    @property
+    def solver(self) -> int:
+        """
+        1: MCTS-Solver: wins and losses the observer's information decides are proven, proven moves are taken or avoided, and a proven win at the root is played at once; 0: off
+        """
+    @solver.setter
+    def solver(self, arg1: int) -> None:
         ...
     @property
     def threads(self) -> int:
-        ...
+        """
+        root-parallel search threads
+        """
     @threads.setter
-    def threads(self, arg0: int) -> None:
+    def threads(self, arg1: int) -> None:
         ...
     @property
-    def time_limit_ms(self) -> float:
-        ...
-    @time_limit_ms.setter
-    def time_limit_ms(self, arg0: typing.SupportsFloat | typing.SupportsIndex) -> None:
+    def time_ms(self) -> float:
+        """
+        milliseconds per search; 0: no time budget
+        """
+    @time_ms.setter
+    def time_ms(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
         ...
 class Proof:
     """
@@ -653,6 +504,10 @@ def find_game(arg0: str) -> GameInfo:
     ...
 def games() -> list[GameInfo]:
     ...
+def parameter_table() -> list:
+    """
+    the search parameters as declared in search/param_table.h, in order: one dict per parameter
+    """
 def root_value(arg0: collections.abc.Sequence[ActionStats]) -> float:
     """
     visit-weighted mean reward of root statistics

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 from kibitz.errors import OptionError, shown
 from kibitz.experts import ExpertBot
 from kibitz.game import Move, SearchResult, State, View
-from kibitz.params import POLICY_PREFIX, SearchParams, find_parameter
+from kibitz.params import EVAL_PREFIX, POLICY_PREFIX, SearchParams, find_parameter, parse_number, weight_pairs
 
 if TYPE_CHECKING:  # importlib.resources.abc is Python 3.11+; annotations only
     from importlib.resources.abc import Traversable
@@ -73,14 +73,27 @@ class RandomBot(_SeededBot):
 
 class GreedyBot(_SeededBot):
     """The game's one-ply greedy bot: the move whose result evaluates best. At a simultaneous
-    node the other seats' choices, which it cannot see, are drawn at random."""
+    node the other seats' choices, which it cannot see, are drawn at random.
+
+    ``eval`` sets weights of the game's evaluation by name (``Game.eval_weights``; in a spec
+    ``greedy:eval.<name>=<v>``), the others keep their defaults; an unknown name or a value out
+    of range is an OptionError when the bot first plays."""
 
     name = "greedy"
+
+    def __init__(self, seed: int = 0, eval: Any = ()) -> None:
+        super().__init__(seed)
+        self.eval = weight_pairs(eval, "greedy bot eval")
+
+    def __repr__(self) -> str:
+        weights = "".join(f", {EVAL_PREFIX}{name}={value}" for name, value in self.eval)
+        return f"GreedyBot(seed={self._seed}{weights})"
 
     def act(self, view: View) -> Move:
         state = view.state()
         seed = self._rng.getrandbits(63)
-        return state._s.greedy_choice(view.seat, seed) if state.is_simultaneous() else state._s.greedy_action(seed)
+        weights = list(self.eval)
+        return state._s.greedy_choice(view.seat, seed, weights) if state.is_simultaneous() else state._s.greedy_action(seed, weights)
 
 
 class SearchBot:
@@ -194,7 +207,7 @@ def write_parameter_set(
     above the set of that name already there; returns its path."""
     if not name or not all(c.isalnum() or c in "-_." for c in name):
         raise OptionError(f"parameter set name {name!r}: use letters, digits, '-', '_' and '.'")
-    SearchParams.from_options(params)  # every value checked: a search parameter or a policy.<name> weight
+    _check_set(bot, params)
     path = Path(folder) / game / f"{name}.json"
     version = _read_set(path).get("version", 0) + 1 if path.exists() else 1
     data = {
@@ -213,6 +226,25 @@ def write_parameter_set(
     temporary.write_text(json.dumps(data, indent=2) + "\n")
     temporary.replace(path)  # a reader never sees half a file
     return path
+
+
+def _check_set(bot: str, params: dict[str, Any]) -> None:
+    """Every value of a parameter set checked: for the greedy bot eval.<name> weights (and a
+    seed), for a search bot a search parameter or a policy.<name> weight; raises OptionError."""
+    if bot == "greedy":
+        _greedy(f"parameter set of {bot}", {k: str(v) for k, v in params.items()}, 0)
+    else:
+        SearchParams.from_options(params)
+
+
+def _greedy(label: str, options: dict[str, str], seed: int) -> GreedyBot:
+    """The greedy bot of a spec's (or parameter set's) options: seed and eval.<name> weights."""
+    extra = [key for key in options if key != "seed" and not key.startswith(EVAL_PREFIX)]
+    if extra:
+        raise OptionError(f"bot 'greedy' takes no options except seed, preset and {EVAL_PREFIX}<name> weights; got {', '.join(sorted(extra))}")
+    bot_seed = int(find_parameter("seed").parse(options["seed"], f"{label}: seed")) if "seed" in options else seed
+    weights = {key[len(EVAL_PREFIX) :]: parse_number(raw, float, f"{label}: {key}", "a number") for key, raw in options.items() if key != "seed"}
+    return GreedyBot(bot_seed, weights)
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
@@ -240,12 +272,16 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
     name, options = parse_spec(spec)
     known_presets = presets()
     base_name = known_presets[name]["bot"] if name in known_presets else name
-    if base_name in ("random", "greedy"):
+    label = f"bot {shown(spec.strip(), SPEC_CHARS)}"
+    if base_name == "random":
         extra = set(options) - {"seed"}
         if extra:
-            raise OptionError(f"bot {base_name!r} takes no options except seed; got {', '.join(sorted(extra))}")
-        bot_seed = int(find_parameter("seed").parse(options["seed"], f"bot {shown(spec.strip(), SPEC_CHARS)}: seed")) if "seed" in options else seed
-        return RandomBot(bot_seed) if base_name == "random" else GreedyBot(bot_seed)
+            raise OptionError(f"bot 'random' takes no options except seed; got {', '.join(sorted(extra))}")
+        return RandomBot(int(find_parameter("seed").parse(options["seed"], f"{label}: seed")) if "seed" in options else seed)
+    if base_name == "greedy":
+        if "preset" in options:
+            options = {**{k: str(v) for k, v in parameter_set(options.pop("preset"))["params"].items()}, **options}
+        return _greedy(label, options, seed)
     if base_name == "expert":
         return ExpertBot.from_options(options, seed)
     if base_name not in ALGORITHM_NAMES:

@@ -54,7 +54,7 @@ from kibitz.match import (
     seat_bots,
     status_progress,
 )
-from kibitz.params import PARAMETERS, POLICY_PREFIX
+from kibitz.params import EVAL_PREFIX, PARAMETERS, POLICY_PREFIX
 from kibitz.plots import check_plotting, plot_ratings, plot_tuning
 from kibitz.records import GameRecord, read_records
 from kibitz.referee import ENGINE_PREFIX, TimeControl, Tournament
@@ -307,7 +307,8 @@ def _make_game(args: argparse.Namespace) -> Game:
 
 def games_command(args: argparse.Namespace) -> int:
     """``kibitz games``: every game with its player range, description, options, the rule
-    constants it declares (reconstructed values marked) and its rollout policy's weights."""
+    constants it declares (reconstructed values marked), its rollout policy's weights and its
+    greedy evaluation's."""
     for info in games():
         print(f"{info.name}  ({info.min_players}-{info.max_players} players)")
         print(f"  {info.description}")
@@ -329,12 +330,15 @@ def games_command(args: argparse.Namespace) -> int:
             for name, value, status in info.constants:
                 mark = "[R]" if "R" in status.split() else "   "
                 print(f"    {mark} {name:<{width}}  {value}  ({status})")
-        weights = game.policy_weights
-        if weights:
-            width = max(len(w.name) for w in weights) + len(POLICY_PREFIX)
-            print(f"  rollout-policy weights (bot specs and kibitz tune: {POLICY_PREFIX}<name>):")
-            for w in weights:
-                print(f"    {POLICY_PREFIX + w.name:<{width}}  {w.default:g} in {w.low:g}..{w.high:g}  {w.help}")
+        for weights, prefix, what in [
+            (game.policy_weights, POLICY_PREFIX, "rollout-policy weights (search bot specs and kibitz tune"),
+            (game.eval_weights, EVAL_PREFIX, "greedy-evaluation weights (greedy bot specs and kibitz tune"),
+        ]:
+            if weights:
+                width = max(len(w.name) for w in weights) + len(prefix)
+                print(f"  {what}: {prefix}<name>):")
+                for w in weights:
+                    print(f"    {prefix + w.name:<{width}}  {w.default:g} in {w.low:g}..{w.high:g}  {w.help}")
     return 0
 
 
@@ -751,6 +755,8 @@ def bots_help() -> str:
     for p in spec_parameters:
         also = f" (also {', '.join(p.aliases)})" if p.aliases else ""
         lines.append(f"    {p.name:<{width}}  {p.allowed()}, default {p.default}{also}: {p.help}")
+    lines.append(f"    {POLICY_PREFIX}<name>  the game's rollout-policy weights (kibitz games lists them)")
+    lines.append(f"  greedy: seed, preset and {EVAL_PREFIX}<name>, the game's evaluation weights (kibitz games lists them)")
     for name, preset in sorted(presets().items()):
         settings = ",".join(f"{k}={v}" for k, v in preset.get("params", {}).items())
         lines.append(f"preset {name}: {preset['bot']}:{settings}")

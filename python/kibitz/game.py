@@ -127,6 +127,10 @@ class Game:
         self.policy_weights: list[_core.PolicyWeight] = list(initial.policy_weights())
         """The weights of the game's rollout policy (name, default, low, high, help), which
         ``SearchParams.policy`` sets by name and ``kibitz tune`` tunes as ``policy.<name>``."""
+        self.eval_weights: list[_core.PolicyWeight] = list(initial.eval_weights())
+        """The weights of the game's greedy evaluation (name, default, low, high, help), which
+        the greedy bot sets by name (``greedy:eval.<name>=<v>``) and ``kibitz tune`` tunes as
+        ``eval.<name>``."""
         self.perfect_information: bool = self._info.perfect_information
         """Nothing is hidden: every seat's view is the full state."""
         self.simultaneous: bool = self._info.simultaneous
@@ -599,7 +603,7 @@ class State:
         if until_stopped:
             if stop is None:
                 raise OptionError("until_stopped needs a stop flag")
-            core.iterations, core.time_limit_ms = 0, 0.0
+            core.iterations, core.time_ms = 0, 0.0
         result = self._s.search(core, -1 if seat is None else seat)
         name = self._s.action_to_string
         return SearchResult(

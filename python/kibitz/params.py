@@ -1,10 +1,13 @@
 """Search parameters: one object, settable from Python, printable, JSON-serialisable.
 
-Every search parameter is declared once, as a field of :class:`SearchParams` built by
-:func:`parameter`: its type, default, allowed range (or choices), the text-protocol option
-that sets it and a line of help. :data:`PARAMETERS` is that table; validation, bot specs
-(``ismcts:iterations=5000``), the protocol's ``option`` lines and the docs follow from it.
-Adding a parameter is one field here (and its line in :meth:`SearchParams.to_core`).
+Every search parameter is declared once, as a row of the C++ table
+``csrc/search/param_table.h``: its type, default, allowed range (or choices), whether
+``kibitz tune`` searches it on a log scale, the algorithms that read it, the text-protocol
+option that sets it and a line of help. :data:`PARAMETERS` is that table, read from
+``_core.parameter_table()``; :class:`SearchParams`, validation, bot specs
+(``ismcts:iterations=5000``), the protocol's ``option`` lines, the tuning space and the docs
+follow from it. SearchParams' typed fields are generated from the table too (by
+``python tests/test_typing.py --write``; docs/architecture.md §5.3 lists the steps).
 """
 
 from __future__ import annotations
@@ -34,6 +37,9 @@ class Parameter:
     option: str = ""  # the text protocol's option name; "" if the protocol does not set it
     help: str = ""
     aliases: tuple[str, ...] = ()  # other names a bot spec or options dict may use
+    log: bool = False  # kibitz tune searches the declared range on a log scale
+    tunable: bool = False  # a number that changes the search's decisions (not only its resources)
+    algorithms: tuple[str, ...] = ()  # the search algorithms that read it
 
     def allowed(self) -> str:
         """What values are allowed, in words: ``an integer in 0..1000000000``."""
@@ -74,19 +80,11 @@ class Parameter:
         return number
 
 
-def parameter(
-    default: Value,
-    low: float | None = None,
-    high: float | None = None,
-    *,
-    choices: tuple[str, ...] = (),
-    option: str = "",
-    help: str,
-    aliases: tuple[str, ...] = (),
-) -> Any:
-    """A field of :class:`SearchParams` with its declaration (see :class:`Parameter`)."""
-    declaration = {"low": low, "high": high, "choices": choices, "option": option, "help": help, "aliases": aliases}
-    return field(default=default, metadata={"parameter": declaration})
+def _row(row: dict[str, Any]) -> Parameter:
+    kind = {"int": int, "float": float, "str": str}[row["kind"]]
+    default = _DefaultIterations(row["default"]) if row["name"] == "iterations" else row["default"]
+    names = ("low", "high", "choices", "option", "help", "aliases", "log", "tunable", "algorithms")
+    return Parameter(row["name"], kind, default, **{name: row[name] for name in names})
 
 
 class _DefaultIterations(int):
@@ -94,13 +92,15 @@ class _DefaultIterations(int):
     time given alone replaces it (``SearchParams(time_ms=3000)`` searches 3 s)."""
 
 
-ALGORITHMS = ("so_ismcts", "mo_ismcts", "pimc", "uct")
-ROLLOUTS = ("heuristic", "random")
-FINAL_MOVES = ("visits", "mean")
-SHAPINGS = ("none", "rank", "score")
-BACKUPS = ("maxn", "paranoid")
-SIMULTANEOUS = ("duct", "rm", "exp3")
-MAX_SEED = (1 << 63) - 1  # a signed 64-bit spin option holds every seed
+PARAMETERS: tuple[Parameter, ...] = tuple(_row(row) for row in _core.parameter_table())
+"""Every search parameter, in the table's order."""
+
+_DECLARED = {p.name: p for p in PARAMETERS}
+
+
+def _declared(name: str) -> Any:
+    """The field of :class:`SearchParams` for the table's parameter ``name``."""
+    return field(default=_DECLARED[name].default, metadata={"parameter": _DECLARED[name]})
 
 
 @dataclass(frozen=True)
@@ -119,120 +119,31 @@ class SearchParams:
     kibitz._core.OptionError: search parameter iterations: 2000000000 is out of range; expected an integer in 0..1000000000
     """
 
-    algorithm: str = parameter(
-        "so_ismcts",
-        choices=ALGORITHMS,
-        option="Algorithm",
-        help="so_ismcts, mo_ismcts, pimc, or uct (perfect information: sees every hand)",
-    )
-    iterations: int = parameter(
-        _DefaultIterations(10000),
-        0,
-        1_000_000_000,
-        option="Iterations",
-        help="iterations per search; 0: no iteration budget; by default 10000, or none when a time is given",
-    )
-    time_ms: float = parameter(0.0, 0.0, 1e9, help="milliseconds per search; 0: no time budget", aliases=("time", "movetime"))
-    c: float = parameter(0.7, 0.0, 100.0, option="Exploration", help="UCB1 exploration constant")
-    rollout: str = parameter("heuristic", choices=ROLLOUTS, option="Rollout", help="heuristic (the game's policy) or random")
-    epsilon: float = parameter(0.1, 0.0, 1.0, option="Epsilon", help="heuristic rollouts play a uniform random move with this probability")
-    determinizations: int = parameter(20, 1, 100_000, option="Determinizations", help="PIMC only: deals searched", aliases=("dets",))
-    threads: int = parameter(1, 1, 256, option="Threads", help="root-parallel search threads")
-    final: str = parameter("visits", choices=FINAL_MOVES, help="the move played: most visited (visits) or best mean reward (mean)")
-    seed: int = parameter(0, 0, MAX_SEED, option="Seed", help="every random choice of the search")
-    solve_stones: int = parameter(
-        26,
-        0,
-        64,
-        option="SolveStones",
-        help="2-player games with an exact solver (Yucata'): once at most this many stones are left, play the "
-        "solver's move in a won or tied position (a lost one is searched: the search bets best on a mistake); 0: never",
-    )
-
-    solver: int = parameter(
-        1,
-        0,
-        1,
-        option="Solver",
-        help="1: MCTS-Solver: wins and losses the observer's information decides are proven, proven moves are "
-        "taken or avoided, and a proven win at the root is played at once; 0: off",
-    )
-    memory_mb: int = parameter(
-        512,
-        1,
-        1 << 20,
-        option="Hash",
-        help="memory for the search trees in MiB, over all threads; at the cap the trees stop growing "
-        "and the search goes on iterating from their leaves",
-        aliases=("hash",),
-    )
-    shaping: str = parameter(
-        "none",
-        choices=SHAPINGS,
-        option="Shaping",
-        help="what a simulated game is worth beyond its return: none, rank ((n - rank) / (n - 1)) or score "
-        "(between the lowest and highest score), mixed in with shaping_weight",
-    )
-    shaping_weight: float = parameter(
-        0.25, 0.0, 1.0, option="ShapingWeight", help="reward = (1 - w) * return + w * the shaped result; 0 = return only"
-    )
-    backup: str = parameter(
-        "maxn",
-        choices=BACKUPS,
-        option="Backup",
-        help="what a node adds for the seat that chose it: maxn (its own reward) or paranoid (every seat outside "
-        "the searching team plays against it: one minus the searching seat's reward)",
-    )
-    mast: float = parameter(
-        0.0,
-        0.0,
-        1.0,
-        option="MAST",
-        help="MAST: this share of rollout decisions takes the mover's best action by its mean reward in the "
-        "search so far (epsilon-greedy with mast_epsilon), the others follow the rollout policy; 0 = off",
-    )
-    mast_epsilon: float = parameter(
-        0.4, 0.0, 1.0, option="MASTEpsilon", help="MAST decisions play a uniform random move with this probability"
-    )
-    progressive_history: float = parameter(
-        0.0,
-        0.0,
-        100.0,
-        option="ProgressiveHistory",
-        help="Progressive History weight W: selection adds W * the move's MAST mean / (visits * (1 - mean) + 1); 0 = off",
-    )
-    progressive_bias: float = parameter(
-        0.0,
-        0.0,
-        100.0,
-        option="ProgressiveBias",
-        help="progressive bias weight W from the rollout policy: at each selection the move the policy plays "
-        "there gains W / (visits + 1); 0 = off",
-    )
-    simultaneous: str = parameter(
-        "duct",
-        choices=SIMULTANEOUS,
-        option="Simultaneous",
-        help="how each choosing seat selects at a simultaneous node, from its own statistics: duct (decoupled UCT, "
-        "with c; the strongest in Yak), rm (regret matching, the move played drawn from the average strategy; the "
-        "least exploitable in two-seat zero-sum games) or exp3",
-    )
-    sm_gamma: float = parameter(
-        0.1,
-        0.0,
-        1.0,
-        option="SimultaneousGamma",
-        help="rm and exp3: the share of uniform exploration mixed into each seat's strategy at a simultaneous node",
-    )
-    reopen_choices: int = parameter(
-        1,
-        0,
-        1,
-        option="ReopenChoices",
-        help="1: at a simultaneous node where other seats have chosen already (a position read from a sequential "
-        "record), take back the choices this seat has not seen and search them as simultaneous; 0: determinizations "
-        "guess them uniformly (a baseline)",
-    )
+    # -- generated from _core.parameter_table() by `python tests/test_typing.py --write`: do not edit --
+    algorithm: str = _declared("algorithm")
+    iterations: int = _declared("iterations")
+    time_ms: float = _declared("time_ms")
+    c: float = _declared("c")
+    rollout: str = _declared("rollout")
+    epsilon: float = _declared("epsilon")
+    determinizations: int = _declared("determinizations")
+    threads: int = _declared("threads")
+    final: str = _declared("final")
+    seed: int = _declared("seed")
+    solve_stones: int = _declared("solve_stones")
+    solver: int = _declared("solver")
+    memory_mb: int = _declared("memory_mb")
+    shaping: str = _declared("shaping")
+    shaping_weight: float = _declared("shaping_weight")
+    backup: str = _declared("backup")
+    mast: float = _declared("mast")
+    mast_epsilon: float = _declared("mast_epsilon")
+    progressive_history: float = _declared("progressive_history")
+    progressive_bias: float = _declared("progressive_bias")
+    simultaneous: str = _declared("simultaneous")
+    sm_gamma: float = _declared("sm_gamma")
+    reopen_choices: int = _declared("reopen_choices")
+    # -- end of the generated fields --
     policy: tuple[tuple[str, float], ...] = field(default=(), compare=True)
     """Weights of the game's rollout policy by name, e.g. ``(("block", 0.0),)``; the others keep
     their defaults. In a bot spec or options dict each is a key ``policy.<name>``
@@ -242,7 +153,7 @@ class SearchParams:
     def __post_init__(self) -> None:
         for p in PARAMETERS:
             object.__setattr__(self, p.name, p.check(getattr(self, p.name)))
-        object.__setattr__(self, "policy", _policy(self.policy))
+        object.__setattr__(self, "policy", weight_pairs(self.policy, "search parameter policy"))
         if type(self.iterations) is _DefaultIterations and self.time_ms > 0:
             object.__setattr__(self, "iterations", 0)  # a time given alone is the budget
         if self.iterations == 0 and self.time_ms == 0:
@@ -250,30 +161,9 @@ class SearchParams:
 
     def to_core(self) -> _core.Params:
         p = _core.Params()
-        p.algorithm = getattr(_core.Algorithm, self.algorithm)
-        p.iterations = self.iterations
-        p.time_limit_ms = self.time_ms
-        p.exploration = self.c
-        p.heuristic_rollouts = self.rollout == "heuristic"
-        p.rollout_epsilon = self.epsilon
-        p.determinizations = self.determinizations
-        p.threads = self.threads
-        p.final_move = _core.FinalMove.most_visits if self.final == "visits" else _core.FinalMove.best_mean
-        p.seed = self.seed
-        p.solve_stones = self.solve_stones
-        p.solver = bool(self.solver)
-        p.memory_mb = self.memory_mb
+        for q in PARAMETERS:
+            setattr(p, q.name, getattr(self, q.name))
         p.policy = list(self.policy)
-        p.shaping = getattr(_core.Shaping, self.shaping)
-        p.shaping_weight = self.shaping_weight
-        p.backup = getattr(_core.Backup, self.backup)
-        p.mast = self.mast
-        p.mast_epsilon = self.mast_epsilon
-        p.progressive_history = self.progressive_history
-        p.progressive_bias = self.progressive_bias
-        p.simultaneous = getattr(_core.Simultaneous, self.simultaneous)
-        p.sm_gamma = self.sm_gamma
-        p.reopen_choices = bool(self.reopen_choices)
         return p
 
     def with_(self, **changes: Any) -> SearchParams:
@@ -299,10 +189,10 @@ class SearchParams:
         """Builds params from text or typed values, e.g. ``{"iterations": "5000", "c": "0.7"}``;
         a key is a field name, its protocol option name (any case) or an alias."""
         values: dict[str, Any] = dict(base)
-        policy = dict(_policy(values.pop("policy", ())))
+        policy = dict(weight_pairs(values.pop("policy", ()), "search parameter policy"))
         for key, raw in options.items():
             if key == "policy":
-                policy.update(_policy(raw))
+                policy.update(weight_pairs(raw, "search parameter policy"))
             elif key.startswith(POLICY_PREFIX):
                 policy[key[len(POLICY_PREFIX) :]] = parse_number(str(raw), float, f"search parameter {key}", "a number")
             else:
@@ -316,31 +206,25 @@ class SearchParams:
 
 
 POLICY_PREFIX = "policy."
+"""Bot-spec keys of the game's rollout-policy weights (``Game.policy_weights``): ``policy.<name>``."""
+EVAL_PREFIX = "eval."
+"""Bot-spec keys of the game's greedy-evaluation weights (``Game.eval_weights``): ``eval.<name>``."""
 
 
-def _policy(value: Any) -> tuple[tuple[str, float], ...]:
-    """Policy weights as sorted (name, number) pairs, from pairs or a mapping; raises OptionError."""
+def weight_pairs(value: Any, label: str) -> tuple[tuple[str, float], ...]:
+    """Heuristic weights as sorted (name, number) pairs, from pairs or a mapping; raises
+    OptionError naming ``label``. Whether the game has such a weight, in its range, the core
+    checks when it plays them."""
     items = value.items() if isinstance(value, dict) else value
     try:
         pairs = [(str(name), float(weight)) for name, weight in items]
     except (TypeError, ValueError):
-        raise OptionError(f"search parameter policy: expected (name, number) pairs, got {shown(value)}") from None
+        raise OptionError(f"{label}: expected (name, number) pairs, got {shown(value)}") from None
     for name, weight in pairs:
         if not name.isidentifier() or not math.isfinite(weight):
-            raise OptionError(f"search parameter policy: {shown(name)}={shown(weight)} is not a weight name and a finite number")
+            raise OptionError(f"{label}: {shown(name)}={shown(weight)} is not a weight name and a finite number")
     return tuple(sorted(pairs))
 
-
-def _kind(default: Any) -> type:
-    return next(kind for kind in (str, float, int) if isinstance(default, kind))
-
-
-PARAMETERS: tuple[Parameter, ...] = tuple(
-    Parameter(f.name, _kind(f.default), cast(Value, f.default), **f.metadata["parameter"])
-    for f in fields(SearchParams)
-    if "parameter" in f.metadata
-)
-"""Every search parameter, in field order."""
 
 _BY_NAME = {name.lower(): p for p in PARAMETERS for name in (p.name, p.option, *p.aliases) if name}
 

@@ -19,8 +19,8 @@ uninterrupted one would have. At the end an SPRT match verifies the best values 
 starting ones, and :func:`kibitz.bots.write_parameter_set` writes the result to
 ``bots/<game>/<name>.json``, which specs load as ``ismcts:preset=<name>``.
 
-Parameters and their ranges come from :data:`kibitz.params.PARAMETERS`; a range can be
-narrowed (``c=0.1:3``) and searched on a log scale (``c=0.1:3:log``).
+Parameters, their ranges and scales come from :data:`kibitz.params.PARAMETERS` (the parameter
+table); a range can be narrowed (``c=0.1:3``) and searched on a log scale (``c=0.1:3:log``).
 """
 
 from __future__ import annotations
@@ -35,15 +35,14 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from kibitz.bots import ALGORITHM_NAMES, parse_spec, presets, write_parameter_set
+from kibitz.bots import ALGORITHM_NAMES, GreedyBot, parse_spec, presets, write_parameter_set
 from kibitz.errors import OptionError
 from kibitz.game import Game
 from kibitz.match import LOCAL, Backend, MatchPlan, MatchResult, Participant, PlayerLike, derive_seed, run_match
-from kibitz.params import PARAMETERS, POLICY_PREFIX, Parameter, SearchParams, find_parameter, parse_number
+from kibitz.params import EVAL_PREFIX, PARAMETERS, POLICY_PREFIX, SearchParams, find_parameter, parse_number
 from kibitz.stats import SPRT
 
 METHODS = ("tpe", "cmaes", "spsa")
-UNTUNABLE = ("seed", "threads", "memory_mb")  # numbers that change no decision of a search, only its resources
 DEFAULT_STORAGE = "kibitz-tune.db"  # SQLite file of the Optuna studies, in the current folder
 DEFAULT_VERIFY = SPRT(elo0=0, elo1=10)  # the closing match: is the tuned bot 10 Elo better than the start?
 
@@ -64,27 +63,30 @@ class Dimension:
 
     @classmethod
     def parse(cls, text: str, game: Game | None = None) -> Dimension:
-        """``c`` (the declared range), ``c=0.1:3`` or ``c=0.1:3:log``, or a weight of the
-        ``game``'s rollout policy, ``policy.block`` or ``policy.block=0:2``; raises OptionError
-        for a parameter that is not a tunable number or a range outside the declared one."""
+        """``c`` (the declared range, on the declared scale), ``c=0.1:3`` or ``c=0.1:3:log``, or
+        a weight of the ``game``'s rollout policy, ``policy.block`` or ``policy.block=0:2``, or
+        of its greedy evaluation, ``eval.area``; raises OptionError for a parameter that is not
+        a tunable number or a range outside the declared one."""
         key, eq, rest = text.partition("=")
-        if key.strip().startswith(POLICY_PREFIX):
-            return cls._policy_weight(key.strip(), eq, rest, game)
+        if key.strip().startswith((POLICY_PREFIX, EVAL_PREFIX)):
+            return cls._weight(key.strip(), eq, rest, game)
         p = find_parameter(key.strip())
-        if p.kind is str or p.name in UNTUNABLE or p.low is None or p.high is None:
-            tunable = [q.name for q in _tunable()]
+        if not p.tunable or p.low is None or p.high is None:
+            tunable = [q.name for q in PARAMETERS if q.tunable]
             raise OptionError(f"{p.name} is not a tunable number; tunable: {', '.join(tunable)}")
-        if not eq:
-            return cls(p.name, float(p.low), float(p.high), False, p.kind is int)
+        if not eq:  # the declared range, on the declared scale
+            return cls(p.name, float(p.low), float(p.high), p.log, p.kind is int)
         return cls._range(p.name, text, rest, lambda end: float(p.parse(end, f"range {text!r}")), p.kind is int)
 
     @classmethod
-    def _policy_weight(cls, key: str, eq: str, rest: str, game: Game | None) -> Dimension:
-        weights = {} if game is None else {w.name: w for w in game.policy_weights}
-        weight = weights.get(key[len(POLICY_PREFIX) :])
+    def _weight(cls, key: str, eq: str, rest: str, game: Game | None) -> Dimension:
+        policy = key.startswith(POLICY_PREFIX)
+        prefix, what = (POLICY_PREFIX, "rollout-policy") if policy else (EVAL_PREFIX, "greedy-evaluation")
+        weights = {} if game is None else {w.name: w for w in (game.policy_weights if policy else game.eval_weights)}
+        weight = weights.get(key[len(prefix) :])
         if weight is None:
-            where = "without a game" if game is None else f"{game.name} has {', '.join(POLICY_PREFIX + w for w in weights) or 'none'}"
-            raise OptionError(f"{key} is not a rollout-policy weight to tune ({where})")
+            where = "without a game" if game is None else f"{game.name} has {', '.join(prefix + w for w in weights) or 'none'}"
+            raise OptionError(f"{key} is not a {what} weight to tune ({where})")
         if not eq:
             return cls(key, weight.low, weight.high)
         text = f"{key}={rest}"
@@ -134,9 +136,6 @@ class Dimension:
     def __str__(self) -> str:
         return f"{self.name}={self.low:g}:{self.high:g}" + (":log" if self.log else "")
 
-
-def _tunable() -> list[Parameter]:
-    return [p for p in PARAMETERS if p.kind is not str and p.name not in UNTUNABLE]
 
 
 # -- results -----------------------------------------------------------------------------------
@@ -201,8 +200,8 @@ def _text(value: float | int) -> str:
 
 @dataclass(frozen=True)
 class Candidate:
-    """The tuned bot: its spec's name (a search algorithm or a preset of one) and options;
-    ``spec(values)`` is the spec with the tuned values set."""
+    """The tuned bot: its spec's name (a search algorithm, the greedy bot, or a preset of one)
+    and options; ``spec(values)`` is the spec with the tuned values set."""
 
     name: str
     options: dict[str, str]
@@ -211,8 +210,8 @@ class Candidate:
     def parse(cls, spec: str) -> Candidate:
         name, options = parse_spec(spec)
         base = presets().get(name, {}).get("bot", name)
-        if base not in ALGORITHM_NAMES:
-            raise OptionError(f"only a search bot has parameters to tune; {name!r} is not one ({', '.join(ALGORITHM_NAMES)})")
+        if base not in ALGORITHM_NAMES and base != "greedy":
+            raise OptionError(f"only a search bot or greedy has parameters to tune; {name!r} is neither ({', '.join(ALGORITHM_NAMES)}, greedy)")
         return cls(name, options)
 
     def spec(self, values: dict[str, float | int]) -> str:
@@ -220,14 +219,30 @@ class Candidate:
         return self.name + (":" + ",".join(f"{k}={v}" for k, v in options.items()) if options else "")
 
     def start(self, space: Sequence[Dimension], game: Game) -> dict[str, float | int]:
-        """The values the spec starts from (its own, or the defaults), inside the ranges."""
+        """The values the spec starts from (its own, or the defaults), inside the ranges; raises
+        OptionError for a dimension the bot does not read."""
         bot = Participant(self.spec({})).make(0)
-        params: SearchParams = bot.params  # type: ignore[attr-defined]
-        weights = {POLICY_PREFIX + w.name: w.default for w in game.policy_weights}
-        weights.update((POLICY_PREFIX + name, weight) for name, weight in params.policy)
+        if isinstance(bot, GreedyBot):
+            weights = {EVAL_PREFIX + w.name: w.default for w in game.eval_weights}
+            weights.update((EVAL_PREFIX + name, weight) for name, weight in bot.eval)
+            algorithm = "greedy"
+        else:
+            params: SearchParams = bot.params  # type: ignore[attr-defined]
+            weights = {POLICY_PREFIX + w.name: w.default for w in game.policy_weights}
+            weights.update((POLICY_PREFIX + name, weight) for name, weight in params.policy)
+            algorithm = params.algorithm
         values = {}
         for d in space:
-            value = weights[d.name] if d.name.startswith(POLICY_PREFIX) else getattr(params, d.name)
+            if d.name.startswith((POLICY_PREFIX, EVAL_PREFIX)):
+                if d.name not in weights:
+                    reads = f"{EVAL_PREFIX}<name> weights" if algorithm == "greedy" else f"search parameters and {POLICY_PREFIX}<name> weights"
+                    raise OptionError(f"{self.spec({})} is {algorithm}, which does not read {d.name}: it reads {reads}")
+                value = weights[d.name]
+            else:
+                read_by = find_parameter(d.name).algorithms
+                if algorithm not in read_by:
+                    raise OptionError(f"{self.spec({})} is {algorithm}, which does not read {d.name} (it is read by {', '.join(read_by)})")
+                value = getattr(params, d.name)
             if not d.low <= value <= d.high:
                 raise OptionError(f"{self.spec({})} starts at {d.name}={value}, outside the tuned range {d}")
             values[d.name] = value
@@ -318,11 +333,7 @@ def tune(
         )
     preset = None
     if name is not None:
-        tuned: SearchParams = Participant(candidate.spec(best)).make(0).params  # type: ignore[attr-defined]
-        default = SearchParams()
-        changed = {p.name: getattr(tuned, p.name) for p in PARAMETERS if p.name not in ("algorithm", "seed") and getattr(tuned, p.name) != getattr(default, p.name)}
-        changed.update((POLICY_PREFIX + weight, value) for weight, value in tuned.policy)
-        values = {**changed, **best}  # the tuned values always, the bot's other settings where not the defaults
+        values = {**_settings(Participant(candidate.spec(best)).make(0)), **best}  # the tuned values always, the bot's other settings where not the defaults
         tuning = {
             "method": method,
             "space": [str(d) for d in dimensions],
@@ -337,6 +348,17 @@ def tune(
         bot_name = presets().get(candidate.name, {}).get("bot", candidate.name)
         preset = write_parameter_set(folder, game.name, name, bot_name, values, dict(game.options), tuning)
     return TuneResult(method, start, best, trials, verification, preset)
+
+
+def _settings(bot: PlayerLike) -> dict[str, Any]:
+    """A bot's settings that are not the defaults, as a parameter set lists them."""
+    if isinstance(bot, GreedyBot):
+        return {EVAL_PREFIX + weight: value for weight, value in bot.eval}
+    tuned: SearchParams = bot.params  # type: ignore[union-attr]
+    default = SearchParams()
+    changed = {p.name: getattr(tuned, p.name) for p in PARAMETERS if p.name not in ("algorithm", "seed") and getattr(tuned, p.name) != getattr(default, p.name)}
+    changed.update((POLICY_PREFIX + weight, value) for weight, value in tuned.policy)
+    return changed
 
 
 def _score(result: MatchResult) -> float:
