@@ -8,6 +8,8 @@
 namespace py = pybind11;
 using namespace kibitz;
 
+void bind_plugins(py::module_& m);  // bindings/plugins.cpp
+
 PYBIND11_MODULE(_core, m) {
   m.doc() = "kibitz C++ core: game states, search, errors";
 
@@ -111,6 +113,7 @@ PYBIND11_MODULE(_core, m) {
       .def_readwrite("progressive_bias", &search::Params::progressive_bias)
       .def_readwrite("stop", &search::Params::stop)
       .def_readwrite("progress", &search::Params::progress);
+  bind_plugins(m);
 
   py::enum_<search::Proof>(m, "Proof")
       .value("none", search::Proof::kNone)

@@ -30,6 +30,7 @@
 
 #include "core/game.h"
 #include "search/params.h"
+#include "search/plugin.h"
 #include "search/solver.h"
 #include "search/tree.h"
 
@@ -189,7 +190,8 @@ class Searcher {
  public:
   // `max_nodes`: the size limit of each of this searcher's trees (the memory budget).
   Searcher(const Params& params, int root_seat, int root_team, std::uint64_t seed, std::size_t max_nodes)
-      : params_(params), policy_(policy_weights<S>(params)), root_seat_(root_seat), root_team_(root_team), rng_(seed), max_nodes_(max_nodes) {
+      : params_(params), policy_(policy_weights<S>(params)), plugin_(params.plugin), root_seat_(root_seat), root_team_(root_team), rng_(seed),
+        max_nodes_(max_nodes) {
     if constexpr (SimultaneousGame<S>) joint_steps_.reserve(64), joint_slots_.reserve(512);
   }
 
@@ -401,12 +403,13 @@ class Searcher {
     std::array<double, S::kMaxPlayers> reward{};
     if (proven != kUnproven) {
       for (int p = 0; p < state.num_players(); ++p) reward[p] = state.team(p) == proven ? 1.0 : 0.0;
-    } else {
-      if (!state.is_terminal())
-        rollout(state);
-      else if (params_.solver)
-        prove_terminal(state, cursor);
+    } else if (state.is_terminal()) {
+      if (params_.solver) prove_terminal(state, cursor);
       reward_of(state, reward);
+    } else if (rollout(state)) {
+      reward_of(state, reward);
+    } else {
+      plugin_.evaluate(state, root_seat_, reward.data());  // a plug-in evaluator's cut-off (Params::eval_depth)
     }
     back_up_values(state, reward);
     for (const auto& [p, a] : played_) {
@@ -709,6 +712,11 @@ class Searcher {
   Action rollout_choice(const S& state, int seat) {
     if (!params_.heuristic_rollouts || (params_.rollout_epsilon > 0 && rng_.uniform() < params_.rollout_epsilon))
       return uniform_random_choice(state, seat, rng_);
+    if (plugin_.chooses()) {
+      std::array<Action, S::kMaxActions> actions;
+      const int n = state.legal_choices(seat, actions.data());
+      return plugin_.choose(state, seat, actions.data(), n, rng_);
+    }
     return state.heuristic_choice(seat, rng_);
   }
 
@@ -733,22 +741,28 @@ class Searcher {
   // Teytaud & Teytaud 2010). Random rollouts are uniform.
   // With MAST, a share of the decisions take the mover's best action by the MAST table instead
   // (an immediate win still first). Every decision is recorded for the MAST table.
-  void rollout(S& state) {
-    while (!state.is_terminal()) {
+  // With a plug-in evaluator the rollout stops after Params::eval_depth decisions (a joint move
+  // counting as one) and returns false: the evaluator scores where it stopped. Otherwise it plays
+  // to the end and returns true.
+  bool rollout(S& state) {
+    const int cut_off = plugin_.evaluates() ? params_.eval_depth : -1;
+    for (int decisions = 0; !state.is_terminal();) {
+      if (state.current_player() == kChancePlayer) {
+        state.apply(state.sample_chance(rng_));
+        continue;
+      }
+      if (decisions++ == cut_off) return false;
       if constexpr (SimultaneousGame<S>) {
         if (state.current_player() == kSimultaneousPlayer) {
           play_joint(state, [&](int seat) { return rollout_choice(state, seat); });
           continue;
         }
       }
-      if (state.current_player() == kChancePlayer) {
-        state.apply(state.sample_chance(rng_));
-        continue;
-      }
       const Action move = rollout_action(state);
       if (!history_.empty()) played_.push_back({state.current_player(), move});
       state.apply(move);
     }
+    return true;
   }
 
   Action rollout_action(const S& state) {
@@ -766,8 +780,13 @@ class Searcher {
     return move != kNoAction ? move : uniform_random_action(state, rng_);
   }
 
-  // The game's rollout policy, with the weights of Params::policy.
+  // The rollout policy: a plug-in's, or the game's with the weights of Params::policy.
   Action policy_action(const S& state) {
+    if (plugin_.chooses()) {
+      std::array<Action, S::kMaxActions> actions;
+      const int n = state.legal_actions(actions.data());
+      return plugin_.choose(state, state.current_player(), actions.data(), n, rng_);
+    }
     if constexpr (HasPolicyWeights<S>)
       return state.heuristic_action(rng_, policy_.data());
     else
@@ -824,6 +843,7 @@ class Searcher {
 
   Params params_;
   PolicyWeights policy_;
+  PluginHooks<S> plugin_;
   int root_seat_;
   int root_team_;
   Rng rng_;
@@ -979,6 +999,8 @@ Result search(const S& position, const Params& params, int seat_to_search = -1) 
   if (!(params.progressive_bias >= 0 && std::isfinite(params.progressive_bias)))
     throw OptionError("progressive_bias must be a finite number at least 0");
   policy_weights<S>(params);  // refuses an unknown weight before any thread starts
+  check_plugin<S>(params.plugin);
+  if (params.eval_depth < 0) throw OptionError("eval_depth must be at least 0");
   const auto start = Clock::now();
   const auto deadline = deadline_after(start, params.time_limit_ms);
   const bool timed = params.time_limit_ms > 0;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/game.h"
+#include "plugin/kibitz_plugin.h"
 
 namespace kibitz::search {
 
@@ -121,6 +122,9 @@ struct Params {
   std::uint64_t seed = 0;
   const StopFlag* stop = nullptr;  // with no other budget the search runs until it is set
   Progress* progress = nullptr;
+  // A rollout policy and/or leaf evaluator from a separately compiled module (search/plugin.h,
+  // docs/plugins.md); null: the game's own policy, rollouts to the end.
+  const kibitz_plugin* plugin = nullptr;
   // Games with an exact solver (search/solver.h), 2 players: once at most this many stones
   // are left (Yucata': on the board, red included), play the solver's move in a won or tied
   // position instead of searching (a lost one is searched). 0: never. 26: Yucata' solves take a few ms, rarely 50 (docs/games/yucata.md).
@@ -159,6 +163,9 @@ struct Params {
   // Progressive bias (Chaslot et al. 2008) from the rollout policy: at each selection the move
   // the game's heuristic_action plays there gains W / (visits + 1). 0: off.
   double progressive_bias = 0;
+  // With a plug-in evaluator: the rollout decisions played after the tree before the evaluator
+  // scores the position (0: it scores the leaf itself). Ignored without one.
+  int eval_depth = 0;
 };
 
 struct Result {

@@ -233,6 +233,14 @@ class SearchParams:
         "record), take back the choices this seat has not seen and search them as simultaneous; 0: determinizations "
         "guess them uniformly (a baseline)",
     )
+    eval_depth: int = parameter(
+        0,
+        0,
+        100_000,
+        option="EvalDepth",
+        help="with a plug-in leaf evaluator (kibitz.plugins): rollout decisions played after the tree before the "
+        "evaluator scores the position; 0 = it scores the leaf itself; ignored without one",
+    )
     policy: tuple[tuple[str, float], ...] = field(default=(), compare=True)
     """Weights of the game's rollout policy by name, e.g. ``(("block", 0.0),)``; the others keep
     their defaults. In a bot spec or options dict each is a key ``policy.<name>``
@@ -274,6 +282,7 @@ class SearchParams:
         p.simultaneous = getattr(_core.Simultaneous, self.simultaneous)
         p.sm_gamma = self.sm_gamma
         p.reopen_choices = bool(self.reopen_choices)
+        p.eval_depth = self.eval_depth
         return p
 
     def with_(self, **changes: Any) -> SearchParams:
