@@ -8,6 +8,7 @@
 #include <cstring>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "search/params.h"
 #include "search/plugin.h"
@@ -34,6 +35,28 @@ const kibitz_plugin* plugin_of(const py::object& object) {
 
 // The text of the last Python exception a callable raised on this search thread (kibitz_error_fn).
 thread_local std::string python_error;
+
+// A search thread that is not a Python thread gets one Python thread state, made at its first
+// call and kept until the thread ends; without it every call's GIL acquisition would make and
+// destroy one (pybind11's gil_scoped_acquire does so on such threads), ten times the cost of a
+// call on 2 threads. PyThreadState_New registers it as the thread's own, so gil_scoped_acquire
+// then takes it up.
+class SearchThreadState {
+ public:
+  static void ensure() {
+    thread_local SearchThreadState local;
+    if (!local.state_ && !PyGILState_GetThisThreadState()) local.state_ = PyThreadState_New(PyInterpreterState_Main());
+  }
+  ~SearchThreadState() {
+    if (!state_) return;
+    PyEval_RestoreThread(state_);
+    PyThreadState_Clear(state_);
+    PyThreadState_DeleteCurrent();
+  }
+
+ private:
+  PyThreadState* state_ = nullptr;
+};
 
 // Python callables behind the C ABI. Every call takes the GIL, copies the tensor and mask into
 // fresh numpy arrays (the callable may keep them) and converts the result; an exception becomes
@@ -67,6 +90,7 @@ class PythonPlugin {
   static std::int32_t choose(void* context, const float* observation, std::int32_t size, const uint8_t* mask, std::int32_t n,
                              std::int32_t seat, std::uint64_t random) {
     auto* self = static_cast<PythonPlugin*>(context);
+    SearchThreadState::ensure();
     py::gil_scoped_acquire gil;
     return self->guarded([&] {
       py::array_t<bool> legal(n);
@@ -79,6 +103,7 @@ class PythonPlugin {
   static std::int32_t evaluate(void* context, const float* observation, std::int32_t size, std::int32_t seat, std::int32_t players,
                                float* values) {
     auto* self = static_cast<PythonPlugin*>(context);
+    SearchThreadState::ensure();
     py::gil_scoped_acquire gil;
     return self->guarded([&] {
       const py::sequence got = self->evaluate_(py::array_t<float>(size, observation), seat, players);
@@ -122,6 +147,57 @@ void bind_plugins(py::module_& m) {
     info["evaluates"] = p->evaluate != nullptr;
     return info;
   }, "The name, game and functions of the plug-in a capsule holds; OptionError for anything else.");
+
+  // A copy of the struct with only the functions asked for (kibitz.plugins.Plugin.only); the new
+  // capsule owns the copy and holds a reference to the original capsule, so whatever keeps that
+  // alive (its module) stays alive too.
+  m.def("plugin_subset", [](const py::object& capsule, bool choose, bool evaluate) {
+    const kibitz_plugin* p = plugin_of(capsule);
+    if (!choose && !evaluate) throw OptionError("plug-in '" + search::plugin_name(*p) + "': ask for choose, evaluate or both");
+    if ((choose && !p->choose) || (evaluate && !p->evaluate))
+      throw OptionError("plug-in '" + search::plugin_name(*p) + "' has no " + (choose && !p->choose ? "rollout policy (choose)" : "evaluator (evaluate)") +
+                        "; it offers only " + (p->choose ? "choose" : "evaluate"));
+    auto* copy = new kibitz_plugin(*p);
+    if (!choose) copy->choose = nullptr;
+    if (!evaluate) copy->evaluate = nullptr;
+    PyObject* subset = PyCapsule_New(copy, KIBITZ_PLUGIN_CAPSULE, [](PyObject* c) {
+      delete static_cast<kibitz_plugin*>(PyCapsule_GetPointer(c, KIBITZ_PLUGIN_CAPSULE));
+      Py_XDECREF(static_cast<PyObject*>(PyCapsule_GetContext(c)));
+    });
+    if (!subset) {
+      delete copy;
+      throw py::error_already_set();
+    }
+    PyCapsule_SetContext(subset, py::object(capsule).release().ptr());
+    return py::reinterpret_steal<py::capsule>(subset);
+  });
+
+  // Direct calls, for testing a plug-in from Python (kibitz.plugins.Plugin.choose / .evaluate);
+  // the result is returned as the plug-in gave it, unchecked.
+  m.def("plugin_choose", [](const py::object& capsule, py::array_t<float, py::array::c_style | py::array::forcecast> observation,
+                            py::array_t<std::uint8_t, py::array::c_style | py::array::forcecast> legal_mask, int seat, std::uint64_t random) {
+    const kibitz_plugin* p = plugin_of(capsule);
+    if (!p->choose) throw OptionError("plug-in '" + search::plugin_name(*p) + "' has no rollout policy (choose)");
+    const auto size = static_cast<std::int32_t>(observation.size());
+    const auto n = static_cast<std::int32_t>(legal_mask.size());
+    py::gil_scoped_release release;  // as in a search: a Python plug-in takes it back
+    return p->choose(p->context, observation.data(), size, legal_mask.data(), n, seat, random);
+  });
+  m.def("plugin_evaluate", [](const py::object& capsule, py::array_t<float, py::array::c_style | py::array::forcecast> observation, int seat,
+                              int players) {
+    const kibitz_plugin* p = plugin_of(capsule);
+    if (!p->evaluate) throw OptionError("plug-in '" + search::plugin_name(*p) + "' has no evaluator (evaluate)");
+    if (players < 1 || players > 64) throw OptionError("players must be in 1..64, got " + std::to_string(players));
+    std::vector<float> values(static_cast<std::size_t>(players), 0.0f);
+    const auto size = static_cast<std::int32_t>(observation.size());
+    std::int32_t status;
+    {
+      py::gil_scoped_release release;
+      status = p->evaluate(p->context, observation.data(), size, seat, players, values.data());
+    }
+    if (status != 0) throw search::PluginError("plug-in '" + search::plugin_name(*p) + "' evaluate failed");
+    return values;
+  });
 
   py::reinterpret_borrow<py::class_<search::Params>>(m.attr("Params"))
       .def("set_plugin", [](search::Params& p, const py::object& capsule) { p.plugin = capsule.is_none() ? nullptr : plugin_of(capsule); },

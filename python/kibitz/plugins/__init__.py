@@ -39,6 +39,8 @@ CAPSULE_NAME: str = _core.PLUGIN_CAPSULE
 """The name of the PyCapsule that holds a plug-in (``KIBITZ_PLUGIN_CAPSULE``)."""
 EXPORT = "kibitz_plugin"
 """The module attribute that holds a compiled plug-in's capsule."""
+PARTS = ("choose", "evaluate")
+"""What :meth:`Plugin.only` and a ``module:part`` name can pick out of a plug-in."""
 
 ChooseFunction = Callable[[npt.NDArray[np.float32], npt.NDArray[np.bool_], int, int], int]
 """``choose(observation, legal_mask, seat, random) -> action``: a legal action id for ``seat``."""
@@ -62,6 +64,25 @@ class Plugin:
         self.chooses: bool = info["chooses"]
         self.evaluates: bool = info["evaluates"]
 
+    def only(self, part: str) -> Plugin:
+        """This plug-in with only its rollout policy (``"choose"``) or only its evaluator
+        (``"evaluate"``); raises OptionError when it has no such part."""
+        if part not in PARTS:
+            raise OptionError(f"plug-in {self.name!r}: a part is one of {', '.join(PARTS)}, got {shown(part)}")
+        subset = _core.plugin_subset(self.capsule, part == "choose", part == "evaluate")
+        return Plugin(subset, self.owner, f"{self.source}:{part}" if self.source else "")
+
+    def choose(self, observation: npt.ArrayLike, legal_mask: npt.ArrayLike, seat: int, random: int = 0) -> int:
+        """Calls the rollout policy once, as the search would (for testing a plug-in): returns
+        what it returns, unchecked. ``observation``: seat's tensor (``State.observation_tensor``),
+        ``legal_mask``: ``State.legal_action_mask``; ``random``: 64 bits."""
+        mask = np.asarray(legal_mask).astype(np.uint8)
+        return int(_core.plugin_choose(self.capsule, np.asarray(observation, dtype=np.float32), mask, seat, random))
+
+    def evaluate(self, observation: npt.ArrayLike, seat: int, players: int) -> list[float]:
+        """Calls the leaf evaluator once, as the search would: each relative seat's value, unchecked."""
+        return list(_core.plugin_evaluate(self.capsule, np.asarray(observation, dtype=np.float32), seat, players))
+
     def __repr__(self) -> str:
         parts = [p for p, on in (("choose", self.chooses), ("evaluate", self.evaluates)) if on]
         where = f" from {self.source}" if self.source else ""
@@ -71,9 +92,14 @@ class Plugin:
 def load(source: str | ModuleType | Plugin | Any) -> Plugin:
     """The plug-in ``source`` names or holds: a :class:`Plugin` (returned as is), a module name
     (``"kibitz.plugins.yak"``, ``"my_package.my_policy"``) or module, any object with a
-    ``kibitz_plugin`` attribute, or the capsule itself. Raises OptionError naming what was wrong."""
+    ``kibitz_plugin`` attribute, or the capsule itself. A name may end in ``:choose`` or
+    ``:evaluate`` for only that part (:meth:`Plugin.only`):
+    ``"kibitz.plugins.just4fun_colours:choose"``. Raises OptionError naming what was wrong."""
     if isinstance(source, Plugin):
         return source
+    if isinstance(source, str) and ":" in source:
+        name, _, part = source.rpartition(":")
+        return load(name).only(part)
     label = source if isinstance(source, str) else getattr(source, "__name__", type(source).__name__)
     if isinstance(source, str):
         try:
