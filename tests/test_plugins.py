@@ -122,6 +122,21 @@ def test_bot_spec_loads_a_plugin() -> None:
         kibitz.make_bot("ismcts:plugin=no_such.module")
 
 
+def test_a_part_of_a_plugin() -> None:
+    policy = plugins.load("kibitz.plugins.just4fun_colours:choose")
+    assert (policy.chooses, policy.evaluates) == (True, False)
+    evaluator = plugins.load("kibitz.plugins.just4fun_colours").only("evaluate")
+    assert (evaluator.chooses, evaluator.evaluates) == (False, True)
+    state = decision_state("just4fun_colours")
+    params = kibitz.SearchParams(iterations=300, seed=3)
+    with_policy, with_both = state.search(params, plugin=policy), state.search(params, plugin="kibitz.plugins.just4fun_colours")
+    assert with_policy.stats != with_both.stats  # the evaluator (at the leaf) is off in the part
+    with pytest.raises(kibitz.OptionError, match=r"has no evaluator \(evaluate\); it offers only choose"):
+        plugins.load("kibitz.plugins.yak:evaluate")
+    with pytest.raises(kibitz.OptionError, match="a part is one of choose, evaluate, got 'both'"):
+        plugins.load("kibitz.plugins.yak:both")
+
+
 def test_bad_plugins_are_refused_with_what_was_wrong() -> None:
     state = decision_state("just4fun_colours")
     params = kibitz.SearchParams(iterations=50)
@@ -188,3 +203,31 @@ def test_a_users_own_pyx_plugs_in_without_rebuilding_kibitz(tmp_path: Path, monk
     assert plugin.choose(state.observation_tensor(mover), state.legal_action_mask(mover), mover) == max(state.legal_actions())
     result = state.search(kibitz.SearchParams(iterations=300, threads=2, solve_stones=0), plugin=plugin)
     assert result.action in state.legal_actions() and result.iterations == 300
+
+
+def test_the_engine_protocol_sets_a_plugin_by_name() -> None:
+    from kibitz.protocol import Engine
+
+    out: list[str] = []
+    engine = Engine(out.append)
+    state = kibitz.Game("just4fun_colours", players=2).new_initial_state(1)
+    seat = state.current_player
+
+    def answer(line: str) -> list[str]:
+        before = len(out)
+        engine.handle(line)
+        engine.wait()
+        return out[before:]
+
+    for line in (f"newgame just4fun_colours players 2 seat {seat}", f"position view {state.view(seat).notation()}"):
+        engine.handle(line)
+    assert answer("setoption name Plugin value no_such_module") == [
+        "info string error: option Plugin: plug-in 'no_such_module': cannot import it (No module named 'no_such_module')"
+    ]
+    assert engine.plugin is None
+    answer("setoption name Plugin value kibitz.plugins.just4fun_colours")
+    answer("setoption name EvalDepth value 3")
+    assert engine.plugin is not None and engine.plugin.evaluates
+    assert state.parse_move(answer("go iterations 200")[-1].split()[1]) in state.legal_actions()
+    answer("setoption name Plugin value <empty>")
+    assert engine.plugin is None
