@@ -406,7 +406,7 @@ class Searcher {
     } else if (state.is_terminal()) {
       if (params_.solver) prove_terminal(state, cursor);
       reward_of(state, reward);
-    } else if (rollout(state)) {
+    } else if (plugin_.active() ? rollout<true>(state) : rollout<false>(state)) {
       reward_of(state, reward);
     } else {
       plugin_.evaluate(state, root_seat_, reward.data());  // a plug-in evaluator's cut-off (Params::eval_depth)
@@ -542,7 +542,7 @@ class Searcher {
       std::uint32_t best_child = kNoNode;
       // Progressive bias (Chaslot et al. 2008) from the rollout policy: the move it plays here in
       // this state gains W / (visits + 1), in expectation W * P(policy plays it) / (visits + 1).
-      const Action bias_token = params_.progressive_bias > 0 ? decision_token(state, obs, player, policy_action(state)) : kNoAction;
+      const Action bias_token = params_.progressive_bias > 0 ? decision_token(state, obs, player, plugin_.chooses() ? policy_action<true>(state) : policy_action<false>(state)) : kNoAction;
       for (int i = 0; i < n; ++i) {
         const std::uint32_t c = slot_[tokens_[i]];
         if (mark_[tokens_[i]] != stamp_ || c == kNoNode) continue;
@@ -606,7 +606,7 @@ class Searcher {
     for (int i = 0; i < k; ++i) {
       const int t = choice_tree(seats[i]);
       joint[seats[i]] = cursor[t] == kNoNode ? kNoAction : select_choice(state, seats[i], t, cursor[t]);
-      if (joint[seats[i]] == kNoAction) joint[seats[i]] = rollout_choice(state, seats[i]);
+      if (joint[seats[i]] == kNoAction) joint[seats[i]] = plugin_.chooses() ? rollout_choice<true>(state, seats[i]) : rollout_choice<false>(state, seats[i]);
     }
     const int n_trees = static_cast<int>(trees_.size());
     bool created = false;
@@ -707,12 +707,14 @@ class Searcher {
     }
   }
 
-  // A choosing seat's choice in a rollout, as at a decision: the game's policy, but with
-  // probability epsilon (always, with random rollouts) a uniform one.
+  // A choosing seat's choice in a rollout, as at a decision: the game's policy (or a plug-in's,
+  // kPlugin: compiled apart so that the search without one runs the code it ran before plug-ins),
+  // but with probability epsilon (always, with random rollouts) a uniform one.
+  template <bool kPlugin>
   Action rollout_choice(const S& state, int seat) {
     if (!params_.heuristic_rollouts || (params_.rollout_epsilon > 0 && rng_.uniform() < params_.rollout_epsilon))
       return uniform_random_choice(state, seat, rng_);
-    if (plugin_.chooses()) {
+    if (kPlugin && plugin_.chooses()) {
       std::array<Action, S::kMaxActions> actions;
       const int n = state.legal_choices(seat, actions.data());
       return plugin_.choose(state, seat, actions.data(), n, rng_);
@@ -741,30 +743,33 @@ class Searcher {
   // Teytaud & Teytaud 2010). Random rollouts are uniform.
   // With MAST, a share of the decisions take the mover's best action by the MAST table instead
   // (an immediate win still first). Every decision is recorded for the MAST table.
-  // With a plug-in evaluator the rollout stops after Params::eval_depth decisions (a joint move
-  // counting as one) and returns false: the evaluator scores where it stopped. Otherwise it plays
-  // to the end and returns true.
+  // With a plug-in (kPlugin) its policy replaces the game's, and with its evaluator the rollout
+  // stops after Params::eval_depth decisions (a joint move counting as one) and returns false: the
+  // evaluator scores where it stopped. Otherwise it plays to the end and returns true.
+  template <bool kPlugin>
   bool rollout(S& state) {
-    const int cut_off = plugin_.evaluates() ? params_.eval_depth : -1;
+    const int cut_off = kPlugin && plugin_.evaluates() ? params_.eval_depth : -1;
     for (int decisions = 0; !state.is_terminal();) {
+      if constexpr (SimultaneousGame<S>) {
+        if (state.current_player() == kSimultaneousPlayer) {
+          if (kPlugin && decisions++ == cut_off) return false;
+          play_joint(state, [&](int seat) { return rollout_choice<kPlugin>(state, seat); });
+          continue;
+        }
+      }
       if (state.current_player() == kChancePlayer) {
         state.apply(state.sample_chance(rng_));
         continue;
       }
-      if (decisions++ == cut_off) return false;
-      if constexpr (SimultaneousGame<S>) {
-        if (state.current_player() == kSimultaneousPlayer) {
-          play_joint(state, [&](int seat) { return rollout_choice(state, seat); });
-          continue;
-        }
-      }
-      const Action move = rollout_action(state);
+      if (kPlugin && decisions++ == cut_off) return false;
+      const Action move = rollout_action<kPlugin>(state);
       if (!history_.empty()) played_.push_back({state.current_player(), move});
       state.apply(move);
     }
     return true;
   }
 
+  template <bool kPlugin>
   Action rollout_action(const S& state) {
     if (params_.mast > 0 && rng_.uniform() < params_.mast) {
       if constexpr (HasWinningAction<S>) {
@@ -774,15 +779,17 @@ class Searcher {
       return mast_action(state);
     }
     if (!params_.heuristic_rollouts) return uniform_random_action(state, rng_);
-    if (params_.rollout_epsilon <= 0 || rng_.uniform() >= params_.rollout_epsilon) return policy_action(state);
+    if (params_.rollout_epsilon <= 0 || rng_.uniform() >= params_.rollout_epsilon) return policy_action<kPlugin>(state);
     Action move = kNoAction;
     if constexpr (HasWinningAction<S>) move = state.winning_action();
     return move != kNoAction ? move : uniform_random_action(state, rng_);
   }
 
-  // The rollout policy: a plug-in's, or the game's with the weights of Params::policy.
+  // The rollout policy: a plug-in's (kPlugin, when it has one), or the game's with the weights of
+  // Params::policy.
+  template <bool kPlugin>
   Action policy_action(const S& state) {
-    if (plugin_.chooses()) {
+    if (kPlugin && plugin_.chooses()) {
       std::array<Action, S::kMaxActions> actions;
       const int n = state.legal_actions(actions.data());
       return plugin_.choose(state, state.current_player(), actions.data(), n, rng_);

@@ -45,9 +45,11 @@ void check_plugin(const kibitz_plugin* plugin) {
 template <Game S>
 class PluginHooks {
  public:
-  explicit PluginHooks(const kibitz_plugin* plugin) : plugin_(plugin) {}
-  bool chooses() const { return plugin_ && plugin_->choose; }
-  bool evaluates() const { return plugin_ && plugin_->evaluate; }
+  explicit PluginHooks(const kibitz_plugin* plugin)
+      : plugin_(plugin), chooses_(plugin && plugin->choose), evaluates_(plugin && plugin->evaluate) {}
+  bool active() const { return plugin_ != nullptr; }
+  bool chooses() const { return chooses_; }
+  bool evaluates() const { return evaluates_; }
 
   // The plug-in's action for `seat` among the `n` legal `actions`.
   Action choose(const S& state, int seat, const Action* actions, int n, Rng& rng) {
@@ -92,6 +94,7 @@ class PluginHooks {
   }
 
   const kibitz_plugin* plugin_;
+  bool chooses_, evaluates_;
   std::vector<float> observation_;
   std::array<std::uint8_t, S::kMaxActions> mask_{};
 };
