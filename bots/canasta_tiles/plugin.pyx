@@ -18,7 +18,7 @@ The best, ties drawn from the search's random bits.
 """
 from libc.stdint cimport int32_t, uint8_t, uint64_t
 
-from kibitz_plugin cimport KIBITZ_PLUGIN_ABI_VERSION, Plugin, best_legal, plugin_capsule
+from kibitz_plugin cimport Plugin, best_legal, export_plugin
 
 cdef enum:
     RANK = 14           # ids 14-25: rank:<r>, r in 1 2 4 ... 13
@@ -60,12 +60,4 @@ cdef int32_t choose(void* context, const float* obs, int32_t size, const uint8_t
     return best_legal(score, legal, n_actions, random)
 
 cdef Plugin _plugin
-_plugin.abi_version = KIBITZ_PLUGIN_ABI_VERSION
-_plugin.name = b"canasta_tiles example"
-_plugin.game = b"canasta_tiles"
-_plugin.context = NULL
-_plugin.choose = choose
-_plugin.evaluate = NULL
-_plugin.error = NULL
-
-kibitz_plugin = plugin_capsule(&_plugin)
+kibitz_plugin = export_plugin(&_plugin, b"canasta_tiles example", b"canasta_tiles", choose, NULL)

@@ -14,7 +14,7 @@ block 0 is the mover) and the legal-action mask:
 """
 from libc.stdint cimport int32_t, uint8_t, uint64_t
 
-from kibitz_plugin cimport KIBITZ_PLUGIN_ABI_VERSION, Plugin, best_legal, plugin_capsule
+from kibitz_plugin cimport Plugin, best_legal, export_plugin, shares_beaten
 
 cdef enum:
     SIDE = 6
@@ -104,9 +104,8 @@ cdef int largest_area(const int* top, int seat) noexcept nogil:
 cdef int32_t evaluate(void* context, const float* obs, int32_t size, int32_t seat, int32_t players,
                       float* values) noexcept nogil:
     cdef int top[FIELDS]
-    cdef int area[SEATS]
+    cdef double area[SEATS]
     cdef int f, k, j
-    cdef double beaten
     for k in range(players):
         if obs[LINE_WINNER + k] > 0.5:
             for j in range(players):
@@ -116,21 +115,8 @@ cdef int32_t evaluate(void* context, const float* obs, int32_t size, int32_t sea
         top[f] = owner(obs, f)
     for k in range(players):
         area[k] = largest_area(top, k)
-    for k in range(players):
-        beaten = 0
-        for j in range(players):
-            if j != k:
-                beaten += 1.0 if area[k] > area[j] else 0.5 if area[k] == area[j] else 0.0
-        values[k] = beaten / (players - 1) if players > 1 else 1.0
+    shares_beaten(area, players, values)
     return 0
 
 cdef Plugin _plugin
-_plugin.abi_version = KIBITZ_PLUGIN_ABI_VERSION
-_plugin.name = b"just4fun_colours example"
-_plugin.game = b"just4fun_colours"
-_plugin.context = NULL
-_plugin.choose = choose
-_plugin.evaluate = evaluate
-_plugin.error = NULL
-
-kibitz_plugin = plugin_capsule(&_plugin)
+kibitz_plugin = export_plugin(&_plugin, b"just4fun_colours example", b"just4fun_colours", choose, evaluate)

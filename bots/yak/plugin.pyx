@@ -14,7 +14,7 @@ A rollout policy only (no evaluator): it reads the mover's observation tensor (d
 """
 from libc.stdint cimport int32_t, uint8_t, uint64_t
 
-from kibitz_plugin cimport KIBITZ_PLUGIN_ABI_VERSION, Plugin, best_legal, draw_legal, plugin_capsule
+from kibitz_plugin cimport Plugin, best_legal, draw_legal, export_plugin
 
 cdef enum:
     YURT = 34 + 5       # the mover's yurt: meat, milk, bread / 8 (its block starts at 34)
@@ -71,12 +71,4 @@ cdef int32_t choose(void* context, const float* obs, int32_t size, const uint8_t
     return best_legal(score, legal, n_actions, random)
 
 cdef Plugin _plugin
-_plugin.abi_version = KIBITZ_PLUGIN_ABI_VERSION
-_plugin.name = b"yak example"
-_plugin.game = b"yak"
-_plugin.context = NULL
-_plugin.choose = choose
-_plugin.evaluate = NULL
-_plugin.error = NULL
-
-kibitz_plugin = plugin_capsule(&_plugin)
+kibitz_plugin = export_plugin(&_plugin, b"yak example", b"yak", choose, NULL)

@@ -15,7 +15,7 @@ is the mover) and the legal-action mask (ids 0-6: the cards 1 2 3 4 5 S Q):
 """
 from libc.stdint cimport int32_t, uint8_t, uint64_t
 
-from kibitz_plugin cimport KIBITZ_PLUGIN_ABI_VERSION, Plugin, best_legal, plugin_capsule
+from kibitz_plugin cimport Plugin, best_legal, export_plugin, shares_beaten
 
 cdef enum:
     SEATS = 4
@@ -83,23 +83,12 @@ cdef int32_t choose(void* context, const float* obs, int32_t size, const uint8_t
 
 cdef int32_t evaluate(void* context, const float* obs, int32_t size, int32_t seat, int32_t players,
                       float* values) noexcept nogil:
-    cdef int k, j
-    cdef double beaten
+    cdef double score[SEATS]
+    cdef int k
     for k in range(players):
-        beaten = 0
-        for j in range(players):
-            if j != k:
-                beaten += 1.0 if score_of(obs, k) > score_of(obs, j) else 0.5 if score_of(obs, k) == score_of(obs, j) else 0.0
-        values[k] = beaten / (players - 1) if players > 1 else 1.0
+        score[k] = score_of(obs, k)
+    shares_beaten(score, players, values)
     return 0
 
 cdef Plugin _plugin
-_plugin.abi_version = KIBITZ_PLUGIN_ABI_VERSION
-_plugin.name = b"yucata example"
-_plugin.game = b"yucata"
-_plugin.context = NULL
-_plugin.choose = choose
-_plugin.evaluate = evaluate
-_plugin.error = NULL
-
-kibitz_plugin = plugin_capsule(&_plugin)
+kibitz_plugin = export_plugin(&_plugin, b"yucata example", b"yucata", choose, evaluate)

@@ -2,12 +2,12 @@
 # Installed with kibitz in kibitz/plugins/include, the folder kibitz.plugins.get_include() returns:
 # compile a plug-in with that folder on Cython's include path and the C compiler's, then
 #
-#     from kibitz_plugin cimport Plugin, plugin_capsule, KIBITZ_PLUGIN_ABI_VERSION
+#     from kibitz_plugin cimport Plugin, export_plugin
 #     cdef Plugin _plugin                              # static: lives as long as the module
-#     _plugin.abi_version = KIBITZ_PLUGIN_ABI_VERSION
-#     _plugin.choose = my_choose                       # a cdef function, noexcept nogil
-#     ...
-#     kibitz_plugin = plugin_capsule(&_plugin)         # what kibitz.plugins.load() reads
+#     kibitz_plugin = export_plugin(&_plugin, b"my policy", NULL, my_choose, NULL)  # what kibitz.plugins.load() reads
+#
+# (my_choose a cdef function, noexcept nogil; or fill the struct's fields one by one and call
+# plugin_capsule(&_plugin), to set a context or an error function.)
 #
 # The functions run without the GIL on every search thread: declare them `noexcept nogil` and
 # keep them free of Python objects.
@@ -43,6 +43,33 @@ ctypedef kibitz_plugin Plugin  # the struct under a name that leaves `kibitz_plu
 cdef inline object plugin_capsule(kibitz_plugin* plugin):
     """The PyCapsule kibitz.plugins.load() takes: export it as the module's `kibitz_plugin`."""
     return PyCapsule_New(<void*>plugin, KIBITZ_PLUGIN_CAPSULE, NULL)
+
+
+cdef inline object export_plugin(kibitz_plugin* plugin, const char* name, const char* game, kibitz_choose_fn choose,
+                                 kibitz_evaluate_fn evaluate):
+    """Fills `plugin` (a module-level static; no context, no error text) and returns its capsule:
+    `kibitz_plugin = export_plugin(&_plugin, b"my policy", b"yak", choose, NULL)`. `game` NULL: any."""
+    plugin.abi_version = KIBITZ_PLUGIN_ABI_VERSION
+    plugin.name = name
+    plugin.game = game
+    plugin.context = NULL
+    plugin.choose = choose
+    plugin.evaluate = evaluate
+    plugin.error = NULL
+    return plugin_capsule(plugin)
+
+
+cdef inline void shares_beaten(const double* score, int32_t players, float* values) noexcept nogil:
+    """values[k]: the share of the other seats whose score seat k beats, a tie counting half (in
+    [0, 1], summing to players / 2): a leaf evaluator's values from per-seat scores."""
+    cdef int32_t k, j
+    cdef double beaten
+    for k in range(players):
+        beaten = 0
+        for j in range(players):
+            if j != k:
+                beaten += 1.0 if score[k] > score[j] else 0.5 if score[k] == score[j] else 0.0
+        values[k] = beaten / (players - 1) if players > 1 else 1.0
 
 
 cdef inline int32_t draw_legal(const uint8_t* legal_mask, int32_t n_actions, uint64_t random) noexcept nogil:
