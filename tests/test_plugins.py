@@ -161,6 +161,7 @@ def test_bad_plugins_are_refused_with_what_was_wrong() -> None:
     assert state.search(params).action in state.legal_actions()  # the state is unchanged and searchable
 
 
+# A plug-in that fills the struct field by field (the docs' example uses export_plugin).
 USER_PLUGIN = """
 from libc.stdint cimport int32_t, uint8_t, uint64_t
 from kibitz_plugin cimport KIBITZ_PLUGIN_ABI_VERSION, Plugin, plugin_capsule
@@ -185,24 +186,40 @@ kibitz_plugin = plugin_capsule(&_plugin)
 """
 
 
-@pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler")
-def test_a_users_own_pyx_plugs_in_without_rebuilding_kibitz(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def build_module(folder: Path, name: str, source: str) -> None:
     """Cython and the C compiler with only kibitz.plugins.get_include(): what a user does."""
     include = plugins.get_include()
-    (tmp_path / "my_policy.pyx").write_text(USER_PLUGIN)
-    subprocess.run([sys.executable, "-m", "cython", "-3", "-I", include, "my_policy.pyx"], cwd=tmp_path, check=True)
+    (folder / f"{name}.pyx").write_text(source)
+    subprocess.run([sys.executable, "-m", "cython", "-3", "-I", include, f"{name}.pyx"], cwd=folder, check=True)
     suffix = sysconfig.get_config_var("EXT_SUFFIX")
     python_include = sysconfig.get_paths()["include"]
-    command = ["cc", "-shared", "-fPIC", "-O1", "-I", include, "-I", python_include, "my_policy.c", "-o", f"my_policy{suffix}"]
-    subprocess.run(command, cwd=tmp_path, check=True)
+    command = ["cc", "-shared", "-fPIC", "-O1", "-I", include, "-I", python_include, f"{name}.c", "-o", f"{name}{suffix}"]
+    subprocess.run(command, cwd=folder, check=True)
+
+
+@pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler")
+def test_a_users_own_pyx_plugs_in_without_rebuilding_kibitz(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    build_module(tmp_path, "highest_id", USER_PLUGIN)
     monkeypatch.syspath_prepend(str(tmp_path))
-    plugin = plugins.load("my_policy")
+    plugin = plugins.load("highest_id")
     assert (plugin.name, plugin.game, plugin.chooses, plugin.evaluates) == ("highest id", None, True, False)
     state = decision_state("yucata")
     mover = state.current_player
     assert plugin.choose(state.observation_tensor(mover), state.legal_action_mask(mover), mover) == max(state.legal_actions())
     result = state.search(kibitz.SearchParams(iterations=300, threads=2, solve_stones=0), plugin=plugin)
     assert result.action in state.legal_actions() and result.iterations == 300
+
+
+@pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler")
+def test_the_docs_example_plugin_builds_and_plays(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    text = (Path(__file__).parents[1] / "docs" / "plugins.md").read_text()
+    source = text.split("```cython\n# my_policy.pyx\n", 1)[1].split("```", 1)[0]
+    build_module(tmp_path, "my_policy", source)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    state = decision_state("yak")
+    seat = searched_seat(state)
+    result = state.search(kibitz.SearchParams(iterations=100, threads=2), seat=seat, plugin="my_policy")
+    assert result.iterations == 100 and result.action in state.legal_actions_for(seat if seat is not None else state.current_player)
 
 
 def test_the_engine_protocol_sets_a_plugin_by_name() -> None:
