@@ -14,6 +14,7 @@ search's own count over its own clock (``SearchResult.seconds``), best of ``--re
 from __future__ import annotations
 
 import argparse
+
 import numpy as np
 
 import kibitz
