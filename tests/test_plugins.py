@@ -137,6 +137,21 @@ def test_a_part_of_a_plugin() -> None:
         plugins.load("kibitz.plugins.yak:both")
 
 
+def test_a_search_bot_with_a_plugin_copies_and_pickles() -> None:
+    """Matches copy Bot objects for every game and send them to worker processes."""
+    import copy
+    import pickle
+
+    bot = kibitz.SearchBot(kibitz.SearchParams(iterations=100), plugin="kibitz.plugins.yucata:choose")
+    assert copy.deepcopy(bot).plugin is bot.plugin
+    again = pickle.loads(pickle.dumps(bot))
+    assert again.plugin is not None and (again.plugin.source, again.plugin.chooses, again.plugin.evaluates) == (
+        "kibitz.plugins.yucata:choose", True, False)
+    python_bot = kibitz.SearchBot(kibitz.SearchParams(iterations=100), plugin=plugins.from_python(lambda *a: 0))
+    with pytest.raises(TypeError, match="cannot be pickled: only one loaded by module name can"):
+        pickle.dumps(python_bot)
+
+
 def test_bad_plugins_are_refused_with_what_was_wrong() -> None:
     state = decision_state("just4fun_colours")
     params = kibitz.SearchParams(iterations=50)

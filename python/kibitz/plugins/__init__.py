@@ -63,6 +63,7 @@ class Plugin:
         self.game: str | None = info["game"]
         self.chooses: bool = info["chooses"]
         self.evaluates: bool = info["evaluates"]
+        self._module_name: str | None = None  # set by load() for a plug-in named by its module
 
     def only(self, part: str) -> Plugin:
         """This plug-in with only its rollout policy (``"choose"``) or only its evaluator
@@ -83,6 +84,16 @@ class Plugin:
         """Calls the leaf evaluator once, as the search would: each relative seat's value, unchecked."""
         return list(_core.plugin_evaluate(self.capsule, np.asarray(observation, dtype=np.float32), seat, players))
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Plugin:
+        return self  # immutable, and its capsule cannot be copied: a copied bot shares it
+
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        """A compiled plug-in pickles as its module name (loaded again in the other process);
+        a Python one does not pickle."""
+        if self._module_name is None:
+            raise TypeError(f"plug-in {self.name!r} ({self.source or 'a capsule'}) cannot be pickled: only one loaded by module name can")
+        return (load, (self._module_name,))
+
     def __repr__(self) -> str:
         parts = [p for p, on in (("choose", self.chooses), ("evaluate", self.evaluates)) if on]
         where = f" from {self.source}" if self.source else ""
@@ -99,7 +110,10 @@ def load(source: str | ModuleType | Plugin | Any) -> Plugin:
         return source
     if isinstance(source, str) and ":" in source:
         name, _, part = source.rpartition(":")
-        return load(name).only(part)
+        plugin = load(name).only(part)
+        plugin._module_name = source
+        return plugin
+    module_name = source if isinstance(source, str) else None
     label = source if isinstance(source, str) else getattr(source, "__name__", type(source).__name__)
     if isinstance(source, str):
         try:
@@ -113,9 +127,11 @@ def load(source: str | ModuleType | Plugin | Any) -> Plugin:
     else:
         owner, capsule = None, source
     try:
-        return Plugin(capsule, owner, label)
+        plugin = Plugin(capsule, owner, label)
     except OptionError as err:
         raise OptionError(f"plug-in {shown(label)}: {err}") from None
+    plugin._module_name = module_name
+    return plugin
 
 
 def from_python(
