@@ -111,6 +111,7 @@ PYBIND11_MODULE(_core, m) {
       .def_readwrite("mast_epsilon", &search::Params::mast_epsilon)
       .def_readwrite("progressive_history", &search::Params::progressive_history)
       .def_readwrite("progressive_bias", &search::Params::progressive_bias)
+      .def_readwrite("eval_depth", &search::Params::eval_depth)
       .def_readwrite("stop", &search::Params::stop)
       .def_readwrite("progress", &search::Params::progress);
   bind_plugins(m);

@@ -201,8 +201,7 @@ void bind_plugins(py::module_& m) {
 
   py::reinterpret_borrow<py::class_<search::Params>>(m.attr("Params"))
       .def("set_plugin", [](search::Params& p, const py::object& capsule) { p.plugin = capsule.is_none() ? nullptr : plugin_of(capsule); },
-           py::keep_alive<1, 2>(), "Sets the plug-in (a capsule, or None); the Params keep it alive.")
-      .def_readwrite("eval_depth", &search::Params::eval_depth);
+           py::keep_alive<1, 2>(), "Sets the plug-in (a capsule, or None); the Params keep it alive.");
 
   py::class_<PythonPlugin>(m, "PythonPlugin")
       .def(py::init<py::object, py::object, std::string, std::optional<std::string>>(), py::arg("choose"), py::arg("evaluate"),

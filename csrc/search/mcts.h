@@ -542,7 +542,9 @@ class Searcher {
       std::uint32_t best_child = kNoNode;
       // Progressive bias (Chaslot et al. 2008) from the rollout policy: the move it plays here in
       // this state gains W / (visits + 1), in expectation W * P(policy plays it) / (visits + 1).
-      const Action bias_token = params_.progressive_bias > 0 ? decision_token(state, obs, player, plugin_.chooses() ? policy_action<true>(state) : policy_action<false>(state)) : kNoAction;
+      Action bias_token = kNoAction;
+      if (params_.progressive_bias > 0)
+        bias_token = decision_token(state, obs, player, plugin_.chooses() ? policy_action<true>(state) : policy_action<false>(state));
       for (int i = 0; i < n; ++i) {
         const std::uint32_t c = slot_[tokens_[i]];
         if (mark_[tokens_[i]] != stamp_ || c == kNoNode) continue;
@@ -606,7 +608,8 @@ class Searcher {
     for (int i = 0; i < k; ++i) {
       const int t = choice_tree(seats[i]);
       joint[seats[i]] = cursor[t] == kNoNode ? kNoAction : select_choice(state, seats[i], t, cursor[t]);
-      if (joint[seats[i]] == kNoAction) joint[seats[i]] = plugin_.chooses() ? rollout_choice<true>(state, seats[i]) : rollout_choice<false>(state, seats[i]);
+      if (joint[seats[i]] == kNoAction)
+        joint[seats[i]] = plugin_.chooses() ? rollout_choice<true>(state, seats[i]) : rollout_choice<false>(state, seats[i]);
     }
     const int n_trees = static_cast<int>(trees_.size());
     bool created = false;
