@@ -4,6 +4,7 @@ the installed headers, and clear errors for bad plug-ins."""
 
 from __future__ import annotations
 
+import importlib.util
 import shutil
 import subprocess
 import sys
@@ -212,7 +213,11 @@ def build_module(folder: Path, name: str, source: str) -> None:
     subprocess.run(command, cwd=folder, check=True)
 
 
-@pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler")
+NO_TOOLCHAIN = shutil.which("cc") is None or importlib.util.find_spec("Cython") is None
+needs_toolchain = pytest.mark.skipif(NO_TOOLCHAIN, reason="needs a C compiler and Cython (the test extra has Cython)")
+
+
+@needs_toolchain
 def test_a_users_own_pyx_plugs_in_without_rebuilding_kibitz(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     build_module(tmp_path, "highest_id", USER_PLUGIN)
     monkeypatch.syspath_prepend(str(tmp_path))
@@ -225,7 +230,7 @@ def test_a_users_own_pyx_plugs_in_without_rebuilding_kibitz(tmp_path: Path, monk
     assert result.action in state.legal_actions() and result.iterations == 300
 
 
-@pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler")
+@needs_toolchain
 def test_the_docs_example_plugin_builds_and_plays(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     text = (Path(__file__).parents[1] / "docs" / "plugins.md").read_text()
     source = text.split("```cython\n# my_policy.pyx\n", 1)[1].split("```", 1)[0]
