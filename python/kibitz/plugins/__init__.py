@@ -119,17 +119,17 @@ def load(source: str | ModuleType | Plugin | Any) -> Plugin:
         try:
             source = importlib.import_module(source)
         except ImportError as err:
-            raise OptionError(f"plug-in {shown(label)}: cannot import it ({err})") from None
+            raise OptionError(f"plug-in {shown(label, 80)}: cannot import it ({err})") from None
     if isinstance(source, ModuleType) or hasattr(source, EXPORT):
         if not hasattr(source, EXPORT):
-            raise OptionError(f"plug-in {shown(label)}: the module has no attribute {EXPORT!r} (a PyCapsule named {CAPSULE_NAME!r})")
+            raise OptionError(f"plug-in {shown(label, 80)}: the module has no attribute {EXPORT!r} (a PyCapsule named {CAPSULE_NAME!r})")
         owner, capsule = source, getattr(source, EXPORT)
     else:
         owner, capsule = None, source
     try:
         plugin = Plugin(capsule, owner, label)
     except OptionError as err:
-        raise OptionError(f"plug-in {shown(label)}: {err}") from None
+        raise OptionError(f"plug-in {shown(label, 80)}: {err}") from None
     plugin._module_name = module_name
     return plugin
 
