@@ -1,5 +1,6 @@
 """A researcher's first script with kibitz (docs/research.md): metadata, numpy observation
-tensors and legal-action masks, a search with its statistics, and a seeded game between bots.
+tensors and legal-action masks, a search with its statistics, a seeded game between bots, and a
+rollout policy of its own (a Python plug-in) beside a compiled one.
 
 Run it with ``python examples/research_api.py``; ``mypy examples/research_api.py`` type-checks it
 against kibitz's annotations and the stub of its C++ core (tests/test_typing.py does both).
@@ -13,6 +14,7 @@ import numpy as np
 import numpy.typing as npt
 
 import kibitz
+from kibitz import plugins
 
 
 def observations(state: kibitz.State) -> dict[int, npt.NDArray[np.float32]]:
@@ -52,6 +54,17 @@ def main() -> None:
     print(bot, result, sep="\n")
     best: kibitz.ActionStat = max(result.stats, key=lambda s: s.visits)
     assert best.move == result.move
+
+    # A rollout policy of one's own (docs/plugins.md): a Python callable (slow, thread-safe), and
+    # the compiled example of this game with its leaf evaluator after 4 rollout decisions.
+    def uniform(observation: npt.NDArray[np.float32], legal: npt.NDArray[np.bool_], seat: int, random: int) -> int:
+        moves = np.flatnonzero(legal)
+        return int(moves[random % len(moves)])
+
+    mine: plugins.Plugin = plugins.from_python(uniform, name="uniform")
+    example = plugins.load("kibitz.plugins.just4fun_colours")
+    for plugin, params in ((mine, kibitz.SearchParams(iterations=200, threads=2)), (example, kibitz.SearchParams(iterations=2000, eval_depth=4))):
+        print(plugin, position.search(params, plugin=plugin).move)
 
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@ VENV=${KIBITZ_SANITIZE_VENV:-$ROOT/build/venv-asan}
 
 if [ ! -x "$VENV/bin/python" ]; then
   python3 -m venv "$VENV"
-  "$VENV/bin/pip" install -q scikit-build-core pybind11 ninja cmake
+  "$VENV/bin/pip" install -q scikit-build-core pybind11 ninja cmake cython
 fi
 (cd "$ROOT" && "$VENV/bin/pip" install -q --no-build-isolation -Cbuild-dir=build/asan -Ccmake.build-type=Debug \
   -Ccmake.define.KIBITZ_SANITIZE=ON -e '.[test]')

@@ -80,6 +80,8 @@ py::dict describe(const char* name, const search::ParamRow<T>& row) {
 
 }  // namespace
 
+void bind_plugins(py::module_& m);  // bindings/plugins.cpp
+
 PYBIND11_MODULE(_core, m) {
   m.doc() = "kibitz C++ core: game states, search, errors";
 
@@ -154,6 +156,7 @@ PYBIND11_MODULE(_core, m) {
 #undef KIBITZ_PARAM_DESCRIPTION
     return rows;
   }, "the search parameters as declared in search/param_table.h, in order: one dict per parameter");
+  bind_plugins(m);
 
   py::enum_<search::Proof>(m, "Proof")
       .value("none", search::Proof::kNone)

@@ -30,6 +30,7 @@
 
 #include "core/game.h"
 #include "search/params.h"
+#include "search/plugin.h"
 #include "search/solver.h"
 #include "search/tree.h"
 
@@ -212,7 +213,8 @@ class Searcher {
  public:
   // `max_nodes`: the size limit of each of this searcher's trees (the memory budget).
   Searcher(const Params& params, int root_seat, int root_team, std::uint64_t seed, std::size_t max_nodes)
-      : params_(params), policy_(policy_weights<S>(params)), root_seat_(root_seat), root_team_(root_team), rng_(seed), max_nodes_(max_nodes) {
+      : params_(params), policy_(policy_weights<S>(params)), plugin_(params.plugin), root_seat_(root_seat), root_team_(root_team), rng_(seed),
+        max_nodes_(max_nodes) {
     if constexpr (SimultaneousGame<S>) joint_steps_.reserve(64), joint_slots_.reserve(512);
   }
 
@@ -424,12 +426,13 @@ class Searcher {
     std::array<double, S::kMaxPlayers> reward{};
     if (proven != kUnproven) {
       for (int p = 0; p < state.num_players(); ++p) reward[p] = state.team(p) == proven ? 1.0 : 0.0;
-    } else {
-      if (!state.is_terminal())
-        rollout(state);
-      else if (params_.solver)
-        prove_terminal(state, cursor);
+    } else if (state.is_terminal()) {
+      if (params_.solver) prove_terminal(state, cursor);
       reward_of(state, reward);
+    } else if (plugin_.active() ? rollout<true>(state) : rollout<false>(state)) {
+      reward_of(state, reward);
+    } else {
+      plugin_.evaluate(state, root_seat_, reward.data());  // a plug-in evaluator's cut-off (Params::eval_depth)
     }
     back_up_values(state, reward);
     for (const auto& [p, a] : played_) {
@@ -562,7 +565,9 @@ class Searcher {
       std::uint32_t best_child = kNoNode;
       // Progressive bias (Chaslot et al. 2008) from the rollout policy: the move it plays here in
       // this state gains W / (visits + 1), in expectation W * P(policy plays it) / (visits + 1).
-      const Action bias_token = params_.progressive_bias > 0 ? decision_token(state, obs, player, policy_action(state)) : kNoAction;
+      Action bias_token = kNoAction;
+      if (params_.progressive_bias > 0)
+        bias_token = decision_token(state, obs, player, plugin_.chooses() ? policy_action<true>(state) : policy_action<false>(state));
       for (int i = 0; i < n; ++i) {
         const std::uint32_t c = slot_[tokens_[i]];
         if (mark_[tokens_[i]] != stamp_ || c == kNoNode) continue;
@@ -626,7 +631,8 @@ class Searcher {
     for (int i = 0; i < k; ++i) {
       const int t = choice_tree(seats[i]);
       joint[seats[i]] = cursor[t] == kNoNode ? kNoAction : select_choice(state, seats[i], t, cursor[t]);
-      if (joint[seats[i]] == kNoAction) joint[seats[i]] = rollout_choice(state, seats[i]);
+      if (joint[seats[i]] == kNoAction)
+        joint[seats[i]] = plugin_.chooses() ? rollout_choice<true>(state, seats[i]) : rollout_choice<false>(state, seats[i]);
     }
     const int n_trees = static_cast<int>(trees_.size());
     bool created = false;
@@ -727,11 +733,18 @@ class Searcher {
     }
   }
 
-  // A choosing seat's choice in a rollout, as at a decision: the game's policy, but with
-  // probability epsilon (always, with random rollouts) a uniform one.
+  // A choosing seat's choice in a rollout, as at a decision: the game's policy (or a plug-in's,
+  // kPlugin: compiled apart so that the search without one runs the code it ran before plug-ins),
+  // but with probability epsilon (always, with random rollouts) a uniform one.
+  template <bool kPlugin>
   Action rollout_choice(const S& state, int seat) {
     if (params_.rollout == Rollout::kRandom || (params_.rollout_epsilon > 0 && rng_.uniform() < params_.rollout_epsilon))
       return uniform_random_choice(state, seat, rng_);
+    if (kPlugin && plugin_.chooses()) {
+      std::array<Action, S::kMaxActions> actions;
+      const int n = state.legal_choices(seat, actions.data());
+      return plugin_.choose(state, seat, actions.data(), n, rng_);
+    }
     return state.heuristic_choice(seat, rng_);
   }
 
@@ -756,11 +769,17 @@ class Searcher {
   // Teytaud & Teytaud 2010). Random rollouts are uniform.
   // With MAST, a share of the decisions take the mover's best action by the MAST table instead
   // (an immediate win still first). Every decision is recorded for the MAST table.
-  void rollout(S& state) {
-    while (!state.is_terminal()) {
+  // With a plug-in (kPlugin) its policy replaces the game's, and with its evaluator the rollout
+  // stops after Params::eval_depth decisions (a joint move counting as one) and returns false: the
+  // evaluator scores where it stopped. Otherwise it plays to the end and returns true.
+  template <bool kPlugin>
+  bool rollout(S& state) {
+    const int cut_off = kPlugin && plugin_.evaluates() ? params_.eval_depth : -1;
+    for (int decisions = 0; !state.is_terminal();) {
       if constexpr (SimultaneousGame<S>) {
         if (state.current_player() == kSimultaneousPlayer) {
-          play_joint(state, [&](int seat) { return rollout_choice(state, seat); });
+          if (kPlugin && decisions++ == cut_off) return false;
+          play_joint(state, [&](int seat) { return rollout_choice<kPlugin>(state, seat); });
           continue;
         }
       }
@@ -768,12 +787,15 @@ class Searcher {
         state.apply(state.sample_chance(rng_));
         continue;
       }
-      const Action move = rollout_action(state);
+      if (kPlugin && decisions++ == cut_off) return false;
+      const Action move = rollout_action<kPlugin>(state);
       if (!history_.empty()) played_.push_back({state.current_player(), move});
       state.apply(move);
     }
+    return true;
   }
 
+  template <bool kPlugin>
   Action rollout_action(const S& state) {
     if (params_.mast > 0 && rng_.uniform() < params_.mast) {
       if constexpr (HasWinningAction<S>) {
@@ -783,14 +805,21 @@ class Searcher {
       return mast_action(state);
     }
     if (params_.rollout == Rollout::kRandom) return uniform_random_action(state, rng_);
-    if (params_.rollout_epsilon <= 0 || rng_.uniform() >= params_.rollout_epsilon) return policy_action(state);
+    if (params_.rollout_epsilon <= 0 || rng_.uniform() >= params_.rollout_epsilon) return policy_action<kPlugin>(state);
     Action move = kNoAction;
     if constexpr (HasWinningAction<S>) move = state.winning_action();
     return move != kNoAction ? move : uniform_random_action(state, rng_);
   }
 
-  // The game's rollout policy, with the weights of Params::policy.
+  // The rollout policy: a plug-in's (kPlugin, when it has one), or the game's with the weights of
+  // Params::policy.
+  template <bool kPlugin>
   Action policy_action(const S& state) {
+    if (kPlugin && plugin_.chooses()) {
+      std::array<Action, S::kMaxActions> actions;
+      const int n = state.legal_actions(actions.data());
+      return plugin_.choose(state, state.current_player(), actions.data(), n, rng_);
+    }
     if constexpr (HasPolicyWeights<S>)
       return state.heuristic_action(rng_, policy_.data());
     else
@@ -847,6 +876,7 @@ class Searcher {
 
   Params params_;
   Weights policy_;
+  PluginHooks<S> plugin_;
   int root_seat_;
   int root_team_;
   Rng rng_;
@@ -1002,6 +1032,8 @@ Result search(const S& position, const Params& params, int seat_to_search = -1) 
   if (!(params.progressive_bias >= 0 && std::isfinite(params.progressive_bias)))
     throw OptionError("progressive_bias must be a finite number at least 0");
   policy_weights<S>(params);  // refuses an unknown weight before any thread starts
+  check_plugin<S>(params.plugin);
+  if (params.eval_depth < 0) throw OptionError("eval_depth must be at least 0");
   const auto start = Clock::now();
   const auto deadline = deadline_after(start, params.time_limit_ms);
   const bool timed = params.time_limit_ms > 0;

@@ -136,7 +136,10 @@ struct ParamRow {
   X(bool, reopen_choices, "reopen_choices", .value = true, .low = false, .high = true, .option = "ReopenChoices",                     \
     .help = "1: at a simultaneous node where other seats have chosen already (a position read from a sequential record), take back "  \
             "the choices this seat has not seen and search them as simultaneous; 0: determinizations guess them uniformly (a "        \
-            "baseline)")
+            "baseline)")                                                                                                              \
+  X(int, eval_depth, "eval_depth", .value = 0, .low = 0, .high = 100000, .option = "EvalDepth",                                       \
+    .help = "with a plug-in leaf evaluator (kibitz.plugins): rollout decisions played after the tree before the evaluator scores "   \
+            "the position; 0 = it scores the leaf itself; ignored without one")
 
 // Each row checked when it is compiled: a default inside its range, a log scale above 0, names
 // for an enum's values.

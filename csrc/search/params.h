@@ -10,6 +10,7 @@
 
 #include "core/game.h"
 #include "search/param_table.h"
+#include "plugin/kibitz_plugin.h"
 
 namespace kibitz::search {
 
@@ -88,6 +89,9 @@ struct Params {
   std::vector<std::pair<std::string, double>> policy;
   const StopFlag* stop = nullptr;  // with no other budget the search runs until it is set
   Progress* progress = nullptr;
+  // A rollout policy and/or leaf evaluator from a separately compiled module (search/plugin.h,
+  // docs/plugins.md); null: the game's own policy, rollouts to the end.
+  const kibitz_plugin* plugin = nullptr;
 };
 
 struct Result {

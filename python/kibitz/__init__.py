@@ -17,7 +17,7 @@ except PackageNotFoundError:  # a source tree on sys.path, not installed
     __version__ = "0+unknown"
 
 from kibitz.bots import Bot, GreedyBot, RandomBot, SearchBot, make_bot, parse_spec
-from kibitz.errors import IllegalMoveError, NotationError, OptionError, UnknownGameError
+from kibitz.errors import IllegalMoveError, NotationError, OptionError, PluginError, UnknownGameError
 from kibitz.game import (
     CHANCE,
     JOINT_SEPARATOR,
@@ -58,6 +58,7 @@ __all__ = [
     "NotationError",
     "OptionError",
     "Participant",
+    "PluginError",
     "RandomBot",
     "SPRT",
     "SearchBot",

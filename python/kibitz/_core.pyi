@@ -7,7 +7,8 @@ import collections.abc
 import numpy
 import numpy.typing
 import typing
-__all__: list[str] = ['ActionStats', 'CHANCE', 'GameInfo', 'HistoryStats', 'IllegalMoveError', 'JOINT_SEPARATOR', 'NotationError', 'OptionError', 'Params', 'PolicyWeight', 'Progress', 'Proof', 'Result', 'SIMULTANEOUS', 'SolveResult', 'State', 'StopFlag', 'TERMINAL', 'TREE_BYTES_PER_NODE', 'UNOBSERVED', 'UnknownGameError', 'find_game', 'games', 'parameter_table', 'root_value']
+import typing_extensions
+__all__: list[str] = ['ActionStats', 'CHANCE', 'GameInfo', 'HistoryStats', 'IllegalMoveError', 'JOINT_SEPARATOR', 'NotationError', 'OptionError', 'PLUGIN_ABI_VERSION', 'PLUGIN_CAPSULE', 'Params', 'PluginError', 'PolicyWeight', 'Progress', 'Proof', 'PythonPlugin', 'Result', 'SIMULTANEOUS', 'SolveResult', 'State', 'StopFlag', 'TERMINAL', 'TREE_BYTES_PER_NODE', 'UNOBSERVED', 'UnknownGameError', 'find_game', 'games', 'parameter_table', 'plugin_choose', 'plugin_evaluate', 'plugin_info', 'plugin_subset', 'root_value']
 class IllegalMoveError(ValueError):
     pass
 class NotationError(ValueError):
@@ -192,6 +193,10 @@ class Params:
     stop: StopFlag
     def __init__(self) -> None:
         ...
+    def set_plugin(self, arg0: typing.Any) -> None:
+        """
+        Sets the plug-in (a capsule, or None); the Params keep it alive.
+        """
     @property
     def algorithm(self) -> str:
         """
@@ -231,6 +236,14 @@ class Params:
         """
     @epsilon.setter
     def epsilon(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def eval_depth(self) -> int:
+        """
+        with a plug-in leaf evaluator (kibitz.plugins): rollout decisions played after the tree before the evaluator scores the position; 0 = it scores the leaf itself; ignored without one
+        """
+    @eval_depth.setter
+    def eval_depth(self, arg1: int) -> None:
         ...
     @property
     def final(self) -> str:
@@ -382,6 +395,15 @@ class Params:
     @time_ms.setter
     def time_ms(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
         ...
+class PluginError(RuntimeError):
+    pass
+class PythonPlugin:
+    def __init__(self, choose: typing.Any, evaluate: typing.Any, name: str, game: str | None = None) -> None:
+        ...
+    def capsule(self) -> typing_extensions.CapsuleType:
+        """
+        The plug-in as a capsule (kibitz.plugins.Plugin takes it).
+        """
 class Proof:
     """
     Members:
@@ -508,12 +530,24 @@ def parameter_table() -> list:
     """
     the search parameters as declared in search/param_table.h, in order: one dict per parameter
     """
+def plugin_choose(arg0: typing.Any, arg1: typing.Annotated[numpy.typing.ArrayLike, numpy.float32], arg2: typing.Annotated[numpy.typing.ArrayLike, numpy.uint8], arg3: int, arg4: int) -> int:
+    ...
+def plugin_evaluate(arg0: typing.Any, arg1: typing.Annotated[numpy.typing.ArrayLike, numpy.float32], arg2: int, arg3: int) -> list[float]:
+    ...
+def plugin_info(arg0: typing.Any) -> dict:
+    """
+    The name, game and functions of the plug-in a capsule holds; OptionError for anything else.
+    """
+def plugin_subset(arg0: typing.Any, arg1: bool, arg2: bool) -> typing_extensions.CapsuleType:
+    ...
 def root_value(arg0: collections.abc.Sequence[ActionStats]) -> float:
     """
     visit-weighted mean reward of root statistics
     """
 CHANCE: int = -1
 JOINT_SEPARATOR: str = ' | '
+PLUGIN_ABI_VERSION: int = 1
+PLUGIN_CAPSULE: str = 'kibitz.plugin'
 SIMULTANEOUS: int = -3
 TERMINAL: int = -2
 TREE_BYTES_PER_NODE: int = 32

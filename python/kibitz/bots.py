@@ -22,6 +22,7 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
+from kibitz import plugins
 from kibitz.errors import OptionError, shown
 from kibitz.experts import ExpertBot
 from kibitz.game import Move, SearchResult, State, View
@@ -100,11 +101,14 @@ class SearchBot:
     """A search bot: UCT, PIMC, SO-ISMCTS or MO-ISMCTS with a :class:`SearchParams`.
 
     Each decision uses a fresh seed drawn from the bot's seed, so a game is reproducible.
-    ``last_result`` keeps the statistics of the latest search.
+    ``last_result`` keeps the statistics of the latest search. ``plugin``: a rollout policy
+    and/or leaf evaluator (anything :func:`kibitz.plugins.load` takes), loaded here; a spec
+    sets it with ``plugin=<module>``.
     """
 
-    def __init__(self, params: SearchParams, name: str | None = None) -> None:
+    def __init__(self, params: SearchParams, name: str | None = None, plugin: Any = None) -> None:
         self.params = params
+        self.plugin = plugins.load(plugin) if plugin is not None else None
         self.name = name or params.algorithm
         self.sees_everything = params.algorithm == "uct"
         self._rng = random.Random(params.seed)
@@ -114,6 +118,8 @@ class SearchBot:
         """The name, and the parameters that differ from the defaults, as a spec would set them."""
         defaults = SearchParams(algorithm=self.params.algorithm).to_dict()
         changed = [f"{key}={value}" for key, value in self.params.to_dict().items() if value != defaults[key]]
+        if self.plugin is not None:
+            changed.append(f"plugin={self.plugin.source or self.plugin.name}")
         return f"SearchBot({self.name!r}, {self.params.algorithm}{':' if changed else ''}{','.join(changed)})"
 
     def act(self, view: View | State, seat: int | None = None) -> Move:
@@ -122,11 +128,12 @@ class SearchBot:
         state = view if isinstance(view, State) else view.state()
         own = seat if isinstance(view, State) else view.seat
         searched = own if state.is_simultaneous() else None  # a sequential decision is the mover's
-        self.last_result = state.search(self.params.with_(seed=self._rng.getrandbits(63)), seat=searched)
+        self.last_result = state.search(self.params.with_(seed=self._rng.getrandbits(63)), seat=searched, plugin=self.plugin)
         return self.last_result.action
 
 
 BUDGETS = ("iterations", "time_ms")
+PLUGIN_KEY = "plugin"  # a spec's plug-in (kibitz.plugins.load), not a search parameter
 SPEC_CHARS = 80  # a longer spec is cut in error messages
 ALGORITHM_NAMES = {"uct": "uct", "pimc": "pimc", "ismcts": "so_ismcts", "so_ismcts": "so_ismcts", "mo_ismcts": "mo_ismcts"}
 
@@ -268,7 +275,9 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
     random choice of the bot unless the spec sets ``seed=`` itself. A budget in the spec
     (``iterations``, ``time_ms``) replaces a preset's: ``strong:time_ms=3000`` searches 3 s.
     ``preset=<name>`` loads a parameter set (:func:`parameter_set`) under the spec's other
-    options: ``ismcts:preset=tuned-2p,threads=2``."""
+    options: ``ismcts:preset=tuned-2p,threads=2``. ``plugin=<module>`` plugs a compiled
+    rollout policy / leaf evaluator into the search (:mod:`kibitz.plugins`):
+    ``ismcts:plugin=kibitz.plugins.just4fun_colours,eval_depth=4``."""
     name, options = parse_spec(spec)
     known_presets = presets()
     base_name = known_presets[name]["bot"] if name in known_presets else name
@@ -292,10 +301,11 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
             options = _under(parameter_set(options.pop("preset"))["params"], options)
         if name in known_presets:
             options = _under(known_presets[name].get("params", {}), options)
+        plugin = plugins.load(options.pop(PLUGIN_KEY)) if PLUGIN_KEY in options else None  # a preset may name one too
         params = SearchParams.from_options(options, algorithm=ALGORITHM_NAMES[base_name], seed=seed)
     except OptionError as err:
         raise OptionError(f"bot {shown(spec.strip(), SPEC_CHARS)}: {err}") from None
-    return SearchBot(params, name=name)
+    return SearchBot(params, name=name, plugin=plugin)
 
 
 def _under(preset: dict[str, Any], options: dict[str, str]) -> dict[str, str]:
@@ -307,4 +317,4 @@ def _under(preset: dict[str, Any], options: dict[str, str]) -> dict[str, str]:
 
 
 def _is_budget(key: str) -> bool:
-    return not key.startswith(POLICY_PREFIX) and find_parameter(key).name in BUDGETS
+    return key != PLUGIN_KEY and not key.startswith(POLICY_PREFIX) and find_parameter(key).name in BUDGETS

@@ -1,4 +1,5 @@
-"""Exceptions raised by kibitz. All are ``ValueError`` subclasses.
+"""Exceptions raised by kibitz. Bad input raises ``ValueError`` subclasses; a plug-in that
+fails during a search (kibitz.plugins) raises ``PluginError``, a ``RuntimeError``.
 
 The classes are defined by the C++ core so that errors raised there arrive in Python with
 their original messages, which name the bad input and what was expected.
@@ -6,9 +7,9 @@ their original messages, which name the bad input and what was expected.
 
 from typing import Any
 
-from kibitz._core import IllegalMoveError, NotationError, OptionError, UnknownGameError
+from kibitz._core import IllegalMoveError, NotationError, OptionError, PluginError, UnknownGameError
 
-__all__ = ["IllegalMoveError", "NotationError", "OptionError", "UnknownGameError", "shown"]
+__all__ = ["IllegalMoveError", "NotationError", "OptionError", "PluginError", "UnknownGameError", "shown"]
 
 SHOWN_CHARS = 30  # an offending value longer than this is cut in error messages
 

@@ -23,7 +23,7 @@ from typing import Any, Literal
 import numpy as np
 import numpy.typing as npt
 
-from kibitz import _core
+from kibitz import _core, plugins
 from kibitz.errors import IllegalMoveError, NotationError, OptionError, UnknownGameError, shown
 
 CHANCE: int = _core.CHANCE
@@ -577,6 +577,7 @@ class State:
         progress: SearchProgress | None = None,
         until_stopped: bool = False,
         seat: int | None = None,
+        plugin: Any = None,
     ) -> SearchResult:
         """Searches the decision of ``seat`` (default: the seat to move) with ``params`` (a
         SearchParams). At a simultaneous node ``seat`` is required: one of the choosing seats,
@@ -586,7 +587,9 @@ class State:
         ``stop``: a :class:`StopFlag` another thread may set to end the search early (it then
         answers with what it has). ``progress``: a :class:`SearchProgress` another thread may
         read while the search runs. ``until_stopped``: ignore the budgets of ``params`` and
-        search until ``stop`` is set."""
+        search until ``stop`` is set. ``plugin``: a rollout policy and/or leaf evaluator from
+        outside kibitz, anything :func:`kibitz.plugins.load` takes (a module name such as
+        ``"kibitz.plugins.yak"``, a module, a :class:`kibitz.plugins.Plugin`)."""
         if self.is_simultaneous():
             seats = self.choosing_seats()
             if seat not in seats:
@@ -600,6 +603,8 @@ class State:
             core.stop = stop
         if progress is not None:
             core.progress = progress
+        if plugin is not None:
+            core.set_plugin(plugins.load(plugin).capsule)
         if until_stopped:
             if stop is None:
                 raise OptionError("until_stopped needs a stop flag")

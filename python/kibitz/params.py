@@ -143,6 +143,7 @@ class SearchParams:
     simultaneous: str = _declared("simultaneous")
     sm_gamma: float = _declared("sm_gamma")
     reopen_choices: int = _declared("reopen_choices")
+    eval_depth: int = _declared("eval_depth")
     # -- end of the generated fields --
     policy: tuple[tuple[str, float], ...] = field(default=(), compare=True)
     """Weights of the game's rollout policy by name, e.g. ``(("block", 0.0),)``; the others keep

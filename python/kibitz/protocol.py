@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TextIO
 
-from kibitz import __version__
+from kibitz import __version__, plugins
 from kibitz.errors import IllegalMoveError, NotationError, OptionError, UnknownGameError, shown
 from kibitz.game import JOINT_SEPARATOR, Game, SearchProgress, SearchResult, State, StopFlag, games
 from kibitz.params import PARAMETERS, Parameter, SearchParams, find_parameter, parse_number
@@ -55,7 +55,12 @@ class EngineOption:
         return f"option name {self.name} type {self.kind} default {self.default}" + (f" {self.extra}" if self.extra else "")
 
 
-OPTIONS = [*(EngineOption.of(p) for p in PARAMETERS if p.option), EngineOption("SeeAll", "check", "false")]
+# Plugin: a compiled rollout policy / leaf evaluator by module name (kibitz.plugins.load); <empty> for none.
+OPTIONS = [
+    *(EngineOption.of(p) for p in PARAMETERS if p.option),
+    EngineOption("SeeAll", "check", "false"),
+    EngineOption("Plugin", "string", "<empty>"),
+]
 UGI_OPTIONS = [
     EngineOption("UGIGame", "combo", ""),
     EngineOption("UGIGameOptions", "string", "<empty>"),
@@ -72,6 +77,7 @@ class Engine:
         self._lock = threading.Lock()
         self.params = SearchParams()
         self.see_all = False  # the SeeAll option; UGI mode sees all whatever it says (see sees_all)
+        self.plugin: plugins.Plugin | None = None  # the Plugin option
         self.game: Game | None = None
         self.seat = 0
         self.position: State | None = None  # what the engine searches (built from a view unless SeeAll)
@@ -206,6 +212,12 @@ class Engine:
             if value not in ("true", "false"):
                 raise ProtocolError(f"option SeeAll: expected true or false, got '{value}'")
             self.see_all = value == "true"
+            return
+        if option.name == "Plugin":
+            try:
+                self.plugin = None if value in ("", "<empty>") else plugins.load(value)
+            except OptionError as err:
+                raise ProtocolError(f"option Plugin: {err}") from None
             return
         assert option.parameter is not None
         parameter = option.parameter
@@ -412,7 +424,7 @@ class Engine:
         reporter.start()
         try:
             seat = self.seat if state.is_simultaneous() else None  # at a joint node, this seat's own choice
-            return state.search(params, stop=self._stop, progress=progress, until_stopped=until_stopped, seat=seat)
+            return state.search(params, stop=self._stop, progress=progress, until_stopped=until_stopped, seat=seat, plugin=self.plugin)
         finally:
             finished.set()
             reporter.join()

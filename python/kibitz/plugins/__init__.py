@@ -1,0 +1,174 @@
+"""Rollout policies and leaf evaluators from outside kibitz: compiled plug-ins and Python callables.
+
+A plug-in gives the search a rollout policy (``choose``: the action to play at a rollout
+decision), a leaf evaluator (``evaluate``: every seat's expected reward where a rollout stops,
+``eval_depth`` decisions after the tree), or both. Each sees one seat's observation tensor and
+the legal-action mask, never the hidden state. The C ABI is ``kibitz_plugin.h`` (in
+:func:`get_include`), declared for Cython by ``kibitz_plugin.pxd`` beside it; docs/plugins.md
+describes both and how to build a plug-in of one's own without rebuilding kibitz.
+
+- A **compiled plug-in** is a module whose attribute ``kibitz_plugin`` is a PyCapsule holding
+  the ABI's struct; its functions run without the GIL on every search thread. kibitz ships
+  one example per game, ``kibitz.plugins.<game>`` (built from ``bots/<game>/plugin.pyx``).
+- A **Python plug-in** wraps plain callables (:func:`from_python`): every call takes the GIL,
+  so it is thread-safe but serialises the search threads, and it costs a Python call per
+  rollout decision (docs/performance.md has the figures).
+
+Use one with ``State.search(params, plugin=...)``, ``SearchBot(params, plugin=...)`` or a bot
+spec: ``ismcts:plugin=kibitz.plugins.just4fun_colours,eval_depth=4``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.machinery
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from kibitz import _core
+from kibitz.errors import OptionError, shown
+
+ABI_VERSION: int = _core.PLUGIN_ABI_VERSION
+"""The plug-in ABI this kibitz speaks (``KIBITZ_PLUGIN_ABI_VERSION``)."""
+CAPSULE_NAME: str = _core.PLUGIN_CAPSULE
+"""The name of the PyCapsule that holds a plug-in (``KIBITZ_PLUGIN_CAPSULE``)."""
+EXPORT = "kibitz_plugin"
+"""The module attribute that holds a compiled plug-in's capsule."""
+PARTS = ("choose", "evaluate")
+"""What :meth:`Plugin.only` and a ``module:part`` name can pick out of a plug-in."""
+
+ChooseFunction = Callable[[npt.NDArray[np.float32], npt.NDArray[np.bool_], int, int], int]
+"""``choose(observation, legal_mask, seat, random) -> action``: a legal action id for ``seat``."""
+EvaluateFunction = Callable[[npt.NDArray[np.float32], int, int], Sequence[float]]
+"""``evaluate(observation, seat, players) -> values``: ``values[k]`` in [0, 1] for relative seat k."""
+
+
+class Plugin:
+    """A plug-in ready for the search: its capsule and what the capsule says it offers.
+
+    Build one with :func:`load` or :func:`from_python`. ``owner`` is what keeps the capsule's
+    struct alive (the module, or the Python wrapper)."""
+
+    def __init__(self, capsule: Any, owner: object = None, source: str = "") -> None:
+        info = _core.plugin_info(capsule)  # OptionError for anything but a plug-in of this ABI
+        self.capsule = capsule
+        self.owner = owner
+        self.source = source
+        self.name: str = info["name"]
+        self.game: str | None = info["game"]
+        self.chooses: bool = info["chooses"]
+        self.evaluates: bool = info["evaluates"]
+        self._module_name: str | None = None  # set by load() for a plug-in named by its module
+
+    def only(self, part: str) -> Plugin:
+        """This plug-in with only its rollout policy (``"choose"``) or only its evaluator
+        (``"evaluate"``); raises OptionError when it has no such part."""
+        if part not in PARTS:
+            raise OptionError(f"plug-in {self.name!r}: a part is one of {', '.join(PARTS)}, got {shown(part)}")
+        subset = _core.plugin_subset(self.capsule, part == "choose", part == "evaluate")
+        return Plugin(subset, self.owner, f"{self.source}:{part}" if self.source else "")
+
+    def choose(self, observation: npt.ArrayLike, legal_mask: npt.ArrayLike, seat: int, random: int = 0) -> int:
+        """Calls the rollout policy once, as the search would (for testing a plug-in): returns
+        what it returns, unchecked. ``observation``: seat's tensor (``State.observation_tensor``),
+        ``legal_mask``: ``State.legal_action_mask``; ``random``: 64 bits."""
+        mask = np.asarray(legal_mask).astype(np.uint8)
+        return int(_core.plugin_choose(self.capsule, np.asarray(observation, dtype=np.float32), mask, seat, random))
+
+    def evaluate(self, observation: npt.ArrayLike, seat: int, players: int) -> list[float]:
+        """Calls the leaf evaluator once, as the search would: each relative seat's value, unchecked."""
+        return list(_core.plugin_evaluate(self.capsule, np.asarray(observation, dtype=np.float32), seat, players))
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Plugin:
+        return self  # immutable, and its capsule cannot be copied: a copied bot shares it
+
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        """A compiled plug-in pickles as its module name (loaded again in the other process);
+        a Python one does not pickle."""
+        if self._module_name is None:
+            raise TypeError(f"plug-in {self.name!r} ({self.source or 'a capsule'}) cannot be pickled: only one loaded by module name can")
+        return (load, (self._module_name,))
+
+    def __repr__(self) -> str:
+        parts = [p for p, on in (("choose", self.chooses), ("evaluate", self.evaluates)) if on]
+        where = f" from {self.source}" if self.source else ""
+        return f"Plugin({self.name!r}{where}, game={self.game or 'any'}, {'+'.join(parts)})"
+
+
+def load(source: str | ModuleType | Plugin | Any) -> Plugin:
+    """The plug-in ``source`` names or holds: a :class:`Plugin` (returned as is), a module name
+    (``"kibitz.plugins.yak"``, ``"my_package.my_policy"``) or module, any object with a
+    ``kibitz_plugin`` attribute, or the capsule itself. A name may end in ``:choose`` or
+    ``:evaluate`` for only that part (:meth:`Plugin.only`):
+    ``"kibitz.plugins.just4fun_colours:choose"``. Raises OptionError naming what was wrong."""
+    if isinstance(source, Plugin):
+        return source
+    if isinstance(source, str) and ":" in source:
+        name, _, part = source.rpartition(":")
+        plugin = load(name).only(part)
+        plugin._module_name = source
+        return plugin
+    module_name = source if isinstance(source, str) else None
+    label = source if isinstance(source, str) else getattr(source, "__name__", type(source).__name__)
+    if isinstance(source, str):
+        try:
+            source = importlib.import_module(source)
+        except ImportError as err:
+            raise OptionError(f"plug-in {shown(label, 80)}: cannot import it ({err})") from None
+    if isinstance(source, ModuleType) or hasattr(source, EXPORT):
+        if not hasattr(source, EXPORT):
+            raise OptionError(f"plug-in {shown(label, 80)}: the module has no attribute {EXPORT!r} (a PyCapsule named {CAPSULE_NAME!r})")
+        owner, capsule = source, getattr(source, EXPORT)
+    else:
+        owner, capsule = None, source
+    try:
+        plugin = Plugin(capsule, owner, label)
+    except OptionError as err:
+        raise OptionError(f"plug-in {shown(label, 80)}: {err}") from None
+    plugin._module_name = module_name
+    return plugin
+
+
+def from_python(
+    choose: ChooseFunction | None = None, evaluate: EvaluateFunction | None = None, *, name: str = "python", game: str | None = None
+) -> Plugin:
+    """A plug-in made of plain Python callables (at least one of the two).
+
+    ``choose(observation, legal_mask, seat, random)`` gets seat's observation tensor (float32),
+    the legal-action mask (bool, ``max_actions`` entries), the seat and a random integer in
+    [0, 2^63) drawn from the search's seed (63 bits: it fits numpy's int64); it returns a legal
+    action id. ``evaluate(observation, seat,
+    players)`` returns ``players`` numbers in [0, 1], the reward of each relative seat (block
+    k of the tensor: seat ``(seat + k) % players``). The arrays are fresh copies.
+
+    Each call takes the GIL: the callables may run on any search thread, one at a time, and
+    must not rely on which. An exception they raise stops the search with
+    :class:`kibitz.PluginError` carrying its text. ``game``: the game they are written for
+    (the search refuses any other); None: any."""
+    if choose is None and evaluate is None:
+        raise OptionError("from_python: give choose, evaluate or both")
+    wrapper = _core.PythonPlugin(choose, evaluate, name, game)
+    return Plugin(wrapper.capsule(), wrapper, f"Python callables {name!r}")
+
+
+def get_include() -> str:
+    """The folder holding ``kibitz_plugin.h`` and ``kibitz_plugin.pxd``: put it on Cython's
+    include path and the C compiler's to build a plug-in (docs/plugins.md)."""
+    folder = Path(_core.__file__).parent / "plugins" / "include"
+    if not (folder / "kibitz_plugin.h").is_file():
+        raise OptionError(f"the plug-in headers are not installed in {folder}; reinstall kibitz")
+    return str(folder)
+
+
+def examples() -> list[str]:
+    """The module names of the example plug-ins installed with kibitz, one per game that has one."""
+    folder = Path(_core.__file__).parent / "plugins"
+    if not folder.is_dir():
+        return []
+    suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
+    return sorted(f"kibitz.plugins.{p.name.split('.')[0]}" for p in folder.iterdir() if p.name.endswith(suffixes))

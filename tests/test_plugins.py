@@ -1,0 +1,271 @@
+"""Plug-ins (kibitz.plugins, docs/plugins.md): the example of each game in a search on 2 threads,
+determinism, the evaluator's seat mapping, Python callables, a user's own .pyx built against
+the installed headers, and clear errors for bad plug-ins."""
+
+from __future__ import annotations
+
+import importlib.util
+import shutil
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import kibitz
+from kibitz import plugins
+
+EXAMPLES = {"canasta_tiles": {}, "just4fun_colours": {}, "yak": {"players": 3}, "yucata": {"players": 3}}
+
+
+def decision_state(game: str, seed: int = 3, plies: int = 6) -> kibitz.State:
+    """A state a few random plies into a game, at a decision (or simultaneous) node."""
+    state = kibitz.Game(game, **EXAMPLES.get(game, {})).new_initial_state(seed=seed)
+    rng = np.random.default_rng(seed)
+    played = 0
+    while True:
+        if state.current_player == kibitz.CHANCE:
+            state.apply(state.sample_chance(int(rng.integers(1 << 62))))
+        elif played < plies and not state.is_simultaneous():
+            state.apply(int(rng.choice(state.legal_actions())))
+            played += 1
+        else:
+            return state
+
+
+def searched_seat(state: kibitz.State) -> int | None:
+    return state.choosing_seats()[0] if state.is_simultaneous() else None
+
+
+def test_every_game_with_a_bots_folder_has_its_example_installed() -> None:
+    assert plugins.examples() == [f"kibitz.plugins.{g}" for g in sorted(EXAMPLES)]
+    for game in EXAMPLES:
+        plugin = plugins.load(f"kibitz.plugins.{game}")
+        assert plugin.game == game and plugin.chooses
+        assert plugin.evaluates == (game in ("just4fun_colours", "yucata"))
+
+
+@pytest.mark.parametrize("game", sorted(EXAMPLES))
+def test_example_plays_a_legal_move_on_two_threads_deterministically(game: str) -> None:
+    state = decision_state(game)
+    seat = searched_seat(state)
+    legal = state.legal_actions_for(seat if seat is not None else state.current_player)
+    plugin = plugins.load(f"kibitz.plugins.{game}")
+    depth = 3 if plugin.evaluates else 0
+    two = [state.search(kibitz.SearchParams(iterations=400, threads=2, seed=5, eval_depth=depth), seat=seat, plugin=plugin) for _ in range(2)]
+    assert two[0].action in legal and two[0].iterations == 400
+    assert [(s.action, s.visits) for s in two[0].stats] == [(s.action, s.visits) for s in two[1].stats]  # seed and threads decide it
+    one = [state.search(kibitz.SearchParams(iterations=300, seed=9, eval_depth=depth), seat=seat, plugin=plugin) for _ in range(2)]
+    assert [(s.action, s.visits) for s in one[0].stats] == [(s.action, s.visits) for s in one[1].stats]
+    assert one[0].root_value == one[1].root_value
+
+
+def test_example_changes_the_rollouts() -> None:
+    """The same search with and without the plug-in policy differs (the hook is really used)."""
+    state = decision_state("just4fun_colours")
+    params = kibitz.SearchParams(iterations=300, seed=2)
+    builtin = state.search(params)
+    plugged = state.search(params, plugin=plugins.from_python(lambda obs, legal, seat, r: int(np.flatnonzero(legal)[0])))
+    assert [(s.action, s.visits) for s in builtin.stats] != [(s.action, s.visits) for s in plugged.stats]
+
+
+@pytest.mark.parametrize("winner", [0, 1])
+def test_evaluator_values_are_read_by_relative_seat(winner: int) -> None:
+    """An evaluator that says relative seat `winner` always wins: at eval_depth 0 every leaf
+    is scored by it, so the searching seat (relative seat 0) sees 1 or 0 everywhere."""
+    state = decision_state("just4fun_colours", plies=2)
+    seen: list[tuple[int, int, int]] = []
+
+    def evaluate(observation: np.ndarray, seat: int, players: int) -> list[float]:
+        seen.append((observation.size, seat, players))
+        return [1.0 if k == winner else 0.0 for k in range(players)]
+
+    result = state.search(kibitz.SearchParams(iterations=200, seed=1), plugin=plugins.from_python(evaluate=evaluate))
+    assert {s.mean_reward for s in result.stats} == {1.0 - winner}
+    assert set(seen) == {(state.observation_tensor(0).size, state.current_player, 2)}
+    assert len(seen) == 200  # one leaf per iteration: nothing in 200 iterations ends the game
+
+
+def test_python_policy_sees_the_mover_tensor_and_a_legal_mask() -> None:
+    state = decision_state("yak")
+    calls: list[tuple[int, int, int]] = []
+
+    def choose(observation: np.ndarray, legal: np.ndarray, seat: int, random: int) -> int:
+        calls.append((observation.size, legal.size, seat))
+        assert legal.dtype == np.bool_ and legal.any() and 0 <= random < 1 << 63
+        return int(np.flatnonzero(legal)[random % int(legal.sum())])
+
+    result = state.search(kibitz.SearchParams(iterations=60, threads=2, seed=4), seat=searched_seat(state), plugin=plugins.from_python(choose))
+    assert result.iterations == 60 and calls
+    sizes = {(o, m) for o, m, _ in calls}
+    assert sizes == {(state.observation_tensor(0).size, state.legal_action_mask(0).size)}
+    assert {s for _, _, s in calls} == {0, 1, 2}  # every seat's rollout decisions, from its own view
+
+
+def test_example_functions_called_directly() -> None:
+    state = decision_state("yucata")
+    seat = state.current_player
+    plugin = plugins.load("kibitz.plugins.yucata")
+    for random in range(20):
+        assert plugin.choose(state.observation_tensor(seat), state.legal_action_mask(seat), seat, random) in state.legal_actions()
+    values = plugin.evaluate(state.observation_tensor(seat), seat, 3)
+    assert all(0 <= v <= 1 for v in values) and sum(values) == pytest.approx(1.5)  # shares of 3 pairs
+
+
+def test_bot_spec_loads_a_plugin() -> None:
+    bot = kibitz.make_bot("ismcts:iterations=200,plugin=kibitz.plugins.just4fun_colours,eval_depth=2", seed=1)
+    assert isinstance(bot, kibitz.SearchBot) and bot.plugin is not None and bot.params.eval_depth == 2
+    assert "plugin=kibitz.plugins.just4fun_colours" in repr(bot)
+    state = decision_state("just4fun_colours")
+    assert bot.act(state.view(state.current_player)) in state.legal_actions()
+    with pytest.raises(kibitz.OptionError, match="ismcts:plugin=no_such.module.*cannot import"):
+        kibitz.make_bot("ismcts:plugin=no_such.module")
+
+
+def test_a_part_of_a_plugin() -> None:
+    policy = plugins.load("kibitz.plugins.just4fun_colours:choose")
+    assert (policy.chooses, policy.evaluates) == (True, False)
+    evaluator = plugins.load("kibitz.plugins.just4fun_colours").only("evaluate")
+    assert (evaluator.chooses, evaluator.evaluates) == (False, True)
+    state = decision_state("just4fun_colours")
+    params = kibitz.SearchParams(iterations=300, seed=3)
+    with_policy, with_both = state.search(params, plugin=policy), state.search(params, plugin="kibitz.plugins.just4fun_colours")
+    assert with_policy.stats != with_both.stats  # the evaluator (at the leaf) is off in the part
+    with pytest.raises(kibitz.OptionError, match=r"has no evaluator \(evaluate\); it offers only choose"):
+        plugins.load("kibitz.plugins.yak:evaluate")
+    with pytest.raises(kibitz.OptionError, match="a part is one of choose, evaluate, got 'both'"):
+        plugins.load("kibitz.plugins.yak:both")
+
+
+def test_a_search_bot_with_a_plugin_copies_and_pickles() -> None:
+    """Matches copy Bot objects for every game and send them to worker processes."""
+    import copy
+    import pickle
+
+    bot = kibitz.SearchBot(kibitz.SearchParams(iterations=100), plugin="kibitz.plugins.yucata:choose")
+    assert copy.deepcopy(bot).plugin is bot.plugin
+    again = pickle.loads(pickle.dumps(bot))
+    assert again.plugin is not None and (again.plugin.source, again.plugin.chooses, again.plugin.evaluates) == (
+        "kibitz.plugins.yucata:choose", True, False)
+    python_bot = kibitz.SearchBot(kibitz.SearchParams(iterations=100), plugin=plugins.from_python(lambda *a: 0))
+    with pytest.raises(TypeError, match="cannot be pickled: only one loaded by module name can"):
+        pickle.dumps(python_bot)
+
+
+def test_bad_plugins_are_refused_with_what_was_wrong() -> None:
+    state = decision_state("just4fun_colours")
+    params = kibitz.SearchParams(iterations=50)
+    with pytest.raises(kibitz.OptionError, match="PyCapsule named 'kibitz.plugin', got a int"):
+        plugins.load(3)
+    with pytest.raises(kibitz.OptionError, match="no attribute 'kibitz_plugin'"):
+        plugins.load("kibitz.stats")
+    with pytest.raises(kibitz.OptionError, match="written for yucata, not just4fun_colours"):
+        state.search(params, plugin="kibitz.plugins.yucata")
+    with pytest.raises(kibitz.OptionError, match="choose, evaluate or both"):
+        plugins.from_python()
+    with pytest.raises(kibitz.OptionError, match="must be callables"):
+        plugins.from_python(choose=3)  # type: ignore[arg-type]
+    with pytest.raises(kibitz.PluginError, match="chose 99, which is not a legal action"):
+        state.search(params, plugin=plugins.from_python(lambda *args: 99))
+    with pytest.raises(kibitz.PluginError, match="choose failed: ZeroDivisionError"):
+        state.search(params, plugin=plugins.from_python(lambda *args: 1 // 0))
+    with pytest.raises(kibitz.PluginError, match=r"evaluate gave 2\.0+ for relative seat 0; values must lie in \[0, 1\]"):
+        state.search(params, plugin=plugins.from_python(evaluate=lambda obs, seat, n: [2.0] * n))
+    with pytest.raises(kibitz.PluginError, match="evaluate returned 1 values for 2 seats"):
+        state.search(params, plugin=plugins.from_python(evaluate=lambda obs, seat, n: [0.5]))
+    assert state.search(params).action in state.legal_actions()  # the state is unchanged and searchable
+
+
+# A plug-in that fills the struct field by field (the docs' example uses export_plugin).
+USER_PLUGIN = """
+from libc.stdint cimport int32_t, uint8_t, uint64_t
+from kibitz_plugin cimport KIBITZ_PLUGIN_ABI_VERSION, Plugin, plugin_capsule
+
+cdef int32_t highest(void* context, const float* obs, int32_t size, const uint8_t* legal, int32_t n,
+                     int32_t seat, uint64_t random) noexcept nogil:
+    cdef int32_t a
+    for a in range(n - 1, -1, -1):
+        if legal[a]:
+            return a
+    return -1
+
+cdef Plugin _plugin
+_plugin.abi_version = KIBITZ_PLUGIN_ABI_VERSION
+_plugin.name = b"highest id"
+_plugin.game = NULL
+_plugin.context = NULL
+_plugin.choose = highest
+_plugin.evaluate = NULL
+_plugin.error = NULL
+kibitz_plugin = plugin_capsule(&_plugin)
+"""
+
+
+def build_module(folder: Path, name: str, source: str) -> None:
+    """Cython and the C compiler with only kibitz.plugins.get_include(): what a user does."""
+    include = plugins.get_include()
+    (folder / f"{name}.pyx").write_text(source)
+    subprocess.run([sys.executable, "-m", "cython", "-3", "-I", include, f"{name}.pyx"], cwd=folder, check=True)
+    suffix = sysconfig.get_config_var("EXT_SUFFIX")
+    python_include = sysconfig.get_paths()["include"]
+    command = ["cc", "-shared", "-fPIC", "-O1", "-I", include, "-I", python_include, f"{name}.c", "-o", f"{name}{suffix}"]
+    subprocess.run(command, cwd=folder, check=True)
+
+
+NO_TOOLCHAIN = shutil.which("cc") is None or importlib.util.find_spec("Cython") is None
+needs_toolchain = pytest.mark.skipif(NO_TOOLCHAIN, reason="needs a C compiler and Cython (the test extra has Cython)")
+
+
+@needs_toolchain
+def test_a_users_own_pyx_plugs_in_without_rebuilding_kibitz(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    build_module(tmp_path, "highest_id", USER_PLUGIN)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    plugin = plugins.load("highest_id")
+    assert (plugin.name, plugin.game, plugin.chooses, plugin.evaluates) == ("highest id", None, True, False)
+    state = decision_state("yucata")
+    mover = state.current_player
+    assert plugin.choose(state.observation_tensor(mover), state.legal_action_mask(mover), mover) == max(state.legal_actions())
+    result = state.search(kibitz.SearchParams(iterations=300, threads=2, solve_stones=0), plugin=plugin)
+    assert result.action in state.legal_actions() and result.iterations == 300
+
+
+@needs_toolchain
+def test_the_docs_example_plugin_builds_and_plays(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    text = (Path(__file__).parents[1] / "docs" / "plugins.md").read_text()
+    source = text.split("```cython\n# my_policy.pyx\n", 1)[1].split("```", 1)[0]
+    build_module(tmp_path, "my_policy", source)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    state = decision_state("yak")
+    seat = searched_seat(state)
+    result = state.search(kibitz.SearchParams(iterations=100, threads=2), seat=seat, plugin="my_policy")
+    assert result.iterations == 100 and result.action in state.legal_actions_for(seat if seat is not None else state.current_player)
+
+
+def test_the_engine_protocol_sets_a_plugin_by_name() -> None:
+    from kibitz.protocol import Engine
+
+    out: list[str] = []
+    engine = Engine(out.append)
+    state = kibitz.Game("just4fun_colours", players=2).new_initial_state(1)
+    seat = state.current_player
+
+    def answer(line: str) -> list[str]:
+        before = len(out)
+        engine.handle(line)
+        engine.wait()
+        return out[before:]
+
+    for line in (f"newgame just4fun_colours players 2 seat {seat}", f"position view {state.view(seat).notation()}"):
+        engine.handle(line)
+    assert answer("setoption name Plugin value no_such_module") == [
+        "info string error: option Plugin: plug-in 'no_such_module': cannot import it (No module named 'no_such_module')"
+    ]
+    assert engine.plugin is None
+    answer("setoption name Plugin value kibitz.plugins.just4fun_colours")
+    answer("setoption name EvalDepth value 3")
+    assert engine.plugin is not None and engine.plugin.evaluates
+    assert state.parse_move(answer("go iterations 200")[-1].split()[1]) in state.legal_actions()
+    answer("setoption name Plugin value <empty>")
+    assert engine.plugin is None
