@@ -12,19 +12,14 @@ from __future__ import annotations
 import random
 
 import kibitz
-from kibitz.protocol import Engine
+from transcript import Transcript
 
 SEAT = 3
 
 
 def main() -> None:
-    out: list[str] = []
-    engine = Engine(out.append)
-
-    def send(line: str) -> None:
-        out.append(f"> {line}")
-        engine.handle(line)
-        engine.wait()
+    transcript = Transcript()
+    send = transcript.send
 
     game = kibitz.Game("canasta_tiles")
     state = game.new_initial_state(1)
@@ -41,7 +36,7 @@ def main() -> None:
         if seat == SEAT:
             send("legal")
             send("go iterations 3000")
-            action = state.parse_move(out[-1].split()[1])
+            action = state.parse_move(transcript.last.split()[1])
             searched += len(state.legal_actions()) > 1
         else:
             action = state.sample_chance(rng.getrandbits(63)) if seat == kibitz.CHANCE else state.parse_move(greedy.act(state.view(seat)))
@@ -49,7 +44,7 @@ def main() -> None:
         state.apply(action)
     send("d")
     send("quit")
-    print("\n".join(out))
+    print(transcript)
 
 
 if __name__ == "__main__":

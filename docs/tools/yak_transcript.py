@@ -12,19 +12,14 @@ from __future__ import annotations
 import random
 
 import kibitz
-from kibitz.protocol import Engine
+from transcript import Transcript
 
 SEAT = 1
 
 
 def main() -> None:
-    out: list[str] = []
-    engine = Engine(out.append)
-
-    def send(line: str) -> None:
-        out.append(f"> {line}")
-        engine.handle(line)
-        engine.wait()
+    transcript = Transcript()
+    send = transcript.send
 
     state = kibitz.Game("yak", players=3).new_initial_state(3)
     rng = random.Random(1)
@@ -43,7 +38,7 @@ def main() -> None:
                 break
             # every choosing seat answers before any of them is told anything
             joint = {
-                seat: state.parse_move(out[-1][len("bestmove ") :])
+                seat: state.parse_move(transcript.last[len("bestmove ") :])
                 if seat == SEAT
                 else state.parse_move(greedy.act(state.view(seat)))
                 for seat in state.choosing_seats()
@@ -54,7 +49,7 @@ def main() -> None:
         seat = state.current_player
         if seat == SEAT:
             send("go iterations 2000")
-            action = state.parse_move(out[-1][len("bestmove ") :])
+            action = state.parse_move(transcript.last[len("bestmove ") :])
         else:
             action = (
                 state.sample_chance(rng.getrandbits(63))
@@ -65,7 +60,7 @@ def main() -> None:
         state.apply(action)
     send("d")
     send("quit")
-    print("\n".join(out))
+    print(transcript)
 
 
 if __name__ == "__main__":
