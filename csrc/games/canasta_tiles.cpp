@@ -698,7 +698,7 @@ Action State::heuristic_action(Rng& rng, const double* w) const {
   // going out would leave the team ahead by more than out_margin (an opened team only).
   const int hand_size = sum(hand_[current_]);
   const bool opened = opened_[current_ % 2];
-  const bool may_go_out = !opened || w[kOutMargin] <= -10000 || lead_after_going_out() > w[kOutMargin];
+  const bool may_go_out = !opened || w[kOutMargin] <= kPolicyWeights[kOutMargin].low || lead_after_going_out() > w[kOutMargin];
   auto keeps_going = [&](int shape) { return may_go_out || hand_size - shape_size(shape) > 1; };
   switch (phase_) {
     case Phase::kCopies:

@@ -185,7 +185,7 @@ class State {
       {"wild_long", 5, 0, 500, "cost of a wild laid on a meld of 5 or more tiles without completing a canasta"},
       {"known_pair", 60, 0, 1000, "worth of keeping a kind the next seat is known to hold a pair of"},
       {"feed", 0, 0, 100, "cost per pile tile of discarding a natural the next seat (an opponent) holds a pair of in the simulated deal"},
-      {"out_margin", -10000, -10000, 10000, "lay down to the last tile (and so go out) only while the team's lead after going out, in points, is above this"},
+      {"out_margin", -10000, -10000, 10000, "lay down to the last tile (and so go out) only while the team's lead after going out, in points, is above this; the lowest value: always"},
   }};
   static constexpr std::array<double, kWeights> kDefaultWeights = default_weights(kPolicyWeights);
   Action heuristic_action(Rng& rng, const double* weights) const;
