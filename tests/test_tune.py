@@ -185,6 +185,18 @@ def test_the_greedy_bots_evaluation_weights_are_tuned_and_written_as_a_set_it_lo
         write_parameter_set("bots", "just4fun_colours", "bad", "greedy", {"c": 0.3}, {}, {})
 
 
+def test_a_plug_in_bots_tuned_set_names_its_plug_in(in_tmp: Path) -> None:
+    yucata = kibitz.Game("yucata")
+    spec = "ismcts:plugin=kibitz.plugins.yucata,eval_depth=2,iterations=20"
+    result = tune(yucata, spec, ["c=0.1:5:log"], ["greedy"], 4, name="plugged", **SMALL)
+    data = json.loads(Path("bots/yucata/plugged.json").read_text())
+    assert data["params"] == {"iterations": 20, "eval_depth": 2, "plugin": "kibitz.plugins.yucata", **result.best}
+    bot = kibitz.make_bot("ismcts:preset=plugged")
+    assert bot.plugin is not None and bot.plugin.source == "kibitz.plugins.yucata" and bot.params.eval_depth == 2
+    with pytest.raises(OptionError, match="nosuch"):
+        write_parameter_set("bots", "yucata", "bad", "ismcts", {"plugin": "nosuch.module"}, {}, {})
+
+
 def test_parameter_sets_are_found_by_name_and_bad_ones_named(in_tmp: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # "quick" is a name no shipped preset uses (they are strong, fast, timed, strong-4p)
     write_parameter_set(in_tmp / "elsewhere", "yucata", "quick", "ismcts", {"c": 0.3}, {}, {})

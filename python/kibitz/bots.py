@@ -237,11 +237,14 @@ def write_parameter_set(
 
 def _check_set(bot: str, params: dict[str, Any]) -> None:
     """Every value of a parameter set checked: for the greedy bot eval.<name> weights (and a
-    seed), for a search bot a search parameter or a policy.<name> weight; raises OptionError."""
+    seed), for a search bot a search parameter, a policy.<name> weight or its plug-in; raises
+    OptionError."""
     if bot == "greedy":
         _greedy(f"parameter set of {bot}", {k: str(v) for k, v in params.items()}, 0)
     else:
-        SearchParams.from_options(params)
+        if PLUGIN_KEY in params:
+            plugins.load(params[PLUGIN_KEY])
+        SearchParams.from_options({k: v for k, v in params.items() if k != PLUGIN_KEY})
 
 
 def _greedy(label: str, options: dict[str, str], seed: int) -> GreedyBot:

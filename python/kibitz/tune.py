@@ -35,7 +35,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from kibitz.bots import ALGORITHM_NAMES, GreedyBot, parse_spec, presets, write_parameter_set
+from kibitz.bots import ALGORITHM_NAMES, PLUGIN_KEY, GreedyBot, parse_spec, presets, write_parameter_set
 from kibitz.errors import OptionError
 from kibitz.game import Game
 from kibitz.match import LOCAL, Backend, MatchPlan, MatchResult, Participant, PlayerLike, derive_seed, run_match
@@ -358,6 +358,9 @@ def _settings(bot: PlayerLike) -> dict[str, Any]:
     default = SearchParams()
     changed = {p.name: getattr(tuned, p.name) for p in PARAMETERS if p.name not in ("algorithm", "seed") and getattr(tuned, p.name) != getattr(default, p.name)}
     changed.update((POLICY_PREFIX + weight, value) for weight, value in tuned.policy)
+    plugin = getattr(bot, "plugin", None)
+    if plugin is not None:  # a spec names a plug-in by module, so the set can name it too
+        changed[PLUGIN_KEY] = plugin.source
     return changed
 
 
