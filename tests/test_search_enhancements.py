@@ -143,10 +143,11 @@ def test_progressive_history_decides_the_selection_as_its_formula_says(weight):
     assert [x.action for x in after.stats if x.visits == 2] == [expected]
 
 
-def test_progressive_history_changes_the_search():
+@pytest.mark.parametrize("enhancement", [{"progressive_history": 3.0}, {"progressive_bias": 1.0}])
+def test_progressive_history_and_bias_change_the_search(enhancement):
     s = J4FC.new_initial_state(seed=5)
     plain = s.search(SearchParams(iterations=1000, seed=3))
-    assert s.search(SearchParams(iterations=1000, seed=3, progressive_history=3.0)).stats != plain.stats
+    assert s.search(SearchParams(iterations=1000, seed=3, **enhancement)).stats != plain.stats
 
 
 # -- progressive bias --------------------------------------------------------------------------
@@ -165,12 +166,6 @@ def test_a_heavy_progressive_bias_selects_a_move_of_the_rollout_policy():
         stats = s.search(params.with_(iterations=len(legal) + 1)).stats
         chosen |= {x.action for x in stats if x.visits == 2}
     assert chosen and chosen <= support
-
-
-def test_progressive_bias_changes_the_search():
-    s = J4FC.new_initial_state(seed=5)
-    plain = s.search(SearchParams(iterations=1000, seed=3))
-    assert s.search(SearchParams(iterations=1000, seed=3, progressive_bias=1.0)).stats != plain.stats
 
 
 # -- paranoid backups --------------------------------------------------------------------------

@@ -308,9 +308,7 @@ class StateImpl final : public AnyState {
   }
   Action heuristic_action(std::uint64_t seed, const search::NamedWeights& policy) const override {
     require_decision();
-    search::Params params;
-    params.policy = policy;
-    const search::Weights weights = search::policy_weights<S>(params);  // checks the names and ranges
+    const search::Weights weights = search::policy_weights<S>(policy);  // checks the names and ranges
     Rng rng(seed);
     if constexpr (HasPolicyWeights<S>) return s_.heuristic_action(rng, weights.data());
     else return s_.heuristic_action(rng);

@@ -105,11 +105,11 @@ Weights resolve_weights(const std::array<PolicyWeight, N>& table, const NamedWei
   return weights;
 }
 
-// The game's rollout-policy weights: its defaults, with those Params::policy names replaced.
+// The game's rollout-policy weights: its defaults, with those `named` (Params::policy) replaced.
 template <Game S>
-Weights policy_weights(const Params& params) {
-  if constexpr (HasPolicyWeights<S>) return resolve_weights(S::kPolicyWeights, params.policy, "policy", S::kName);
-  if (!params.policy.empty()) throw OptionError(std::string(S::kName) + " has no policy weights; got '" + params.policy.front().first + "'");
+Weights policy_weights(const NamedWeights& named) {
+  if constexpr (HasPolicyWeights<S>) return resolve_weights(S::kPolicyWeights, named, "policy", S::kName);
+  if (!named.empty()) throw OptionError(std::string(S::kName) + " has no policy weights; got '" + named.front().first + "'");
   return {};
 }
 
@@ -213,7 +213,7 @@ class Searcher {
  public:
   // `max_nodes`: the size limit of each of this searcher's trees (the memory budget).
   Searcher(const Params& params, int root_seat, int root_team, std::uint64_t seed, std::size_t max_nodes)
-      : params_(params), policy_(policy_weights<S>(params)), plugin_(params.plugin), root_seat_(root_seat), root_team_(root_team), rng_(seed),
+      : params_(params), policy_(policy_weights<S>(params.policy)), plugin_(params.plugin), root_seat_(root_seat), root_team_(root_team), rng_(seed),
         max_nodes_(max_nodes) {
     if constexpr (SimultaneousGame<S>) joint_steps_.reserve(64), joint_slots_.reserve(512);
   }
@@ -1031,7 +1031,7 @@ Result search(const S& position, const Params& params, int seat_to_search = -1) 
     throw OptionError("progressive_history must be a finite number at least 0");
   if (!(params.progressive_bias >= 0 && std::isfinite(params.progressive_bias)))
     throw OptionError("progressive_bias must be a finite number at least 0");
-  policy_weights<S>(params);  // refuses an unknown weight before any thread starts
+  policy_weights<S>(params.policy);  // refuses an unknown weight before any thread starts
   check_plugin<S>(params.plugin);
   if (params.eval_depth < 0) throw OptionError("eval_depth must be at least 0");
   const auto start = Clock::now();
