@@ -73,6 +73,11 @@ class AnyState {
   // The same for a choosing seat at a simultaneous node (search/mcts.h greedy_choice; the game's
   // heuristic_choice).
   virtual Action greedy_choice(int seat, std::uint64_t seed, const search::NamedWeights& eval) const = 0;
+  // Policy-based inference (game.h HasDecisionLikelihood): the log-likelihood of the other seats'
+  // last `turns` decisions given this state's hands, the rollout policy's weights `policy` named
+  // (the others at their defaults); invalid_argument for a game without it.
+  virtual double decision_log_likelihood(int observer, int turns, double temperature, double epsilon, std::uint64_t seed,
+                                         const search::NamedWeights& policy) const = 0;
   virtual Action heuristic_choice(int seat, std::uint64_t seed) const = 0;
   virtual Action sample_chance(std::uint64_t seed) const = 0;
   virtual std::uint64_t perft(int depth) const = 0;
@@ -312,6 +317,20 @@ class StateImpl final : public AnyState {
     Rng rng(seed);
     if constexpr (HasPolicyWeights<S>) return s_.heuristic_action(rng, weights.data());
     else return s_.heuristic_action(rng);
+  }
+  double decision_log_likelihood(int observer, int turns, double temperature, double epsilon, std::uint64_t seed,
+                                 const search::NamedWeights& policy) const override {
+    check_seat(observer);
+    if (turns < 0) throw OptionError("turns must be at least 0");
+    if (!(temperature > 0 && std::isfinite(temperature))) throw OptionError("temperature must be a finite number above 0");
+    if (!(epsilon >= 0 && epsilon <= 1)) throw OptionError("epsilon must be in 0..1");
+    const search::Weights weights = search::policy_weights<S>(policy);  // checks the names and ranges
+    if constexpr (HasDecisionLikelihood<S>) {
+      Rng rng(seed);
+      return s_.decision_log_likelihood(observer, turns, temperature, epsilon, weights.data(), rng);
+    } else {
+      throw std::invalid_argument(std::string(S::kName) + " has no decision likelihood (policy-based inference)");
+    }
   }
   Action greedy_choice(int seat, std::uint64_t seed, const search::NamedWeights& eval) const override {
     require_choosing(seat);

@@ -233,6 +233,8 @@ PYBIND11_MODULE(_core, m) {
       .def("eval_weights", &AnyState::eval_weights)
       .def("greedy_action", &AnyState::greedy_action, py::arg("seed"), py::arg("eval") = search::NamedWeights{})
       .def("heuristic_action", &AnyState::heuristic_action, py::arg("seed"), py::arg("policy") = search::NamedWeights{})
+      .def("decision_log_likelihood", &AnyState::decision_log_likelihood, py::arg("observer"), py::arg("turns"), py::arg("temperature"),
+           py::arg("epsilon"), py::arg("seed"), py::arg("policy") = search::NamedWeights{})
       .def("greedy_choice", &AnyState::greedy_choice, py::arg("seat"), py::arg("seed"), py::arg("eval") = search::NamedWeights{})
       .def("heuristic_choice", &AnyState::heuristic_choice)
       .def("sample_chance", &AnyState::sample_chance)

@@ -200,6 +200,18 @@ concept HasEvalWeights = requires(const S s, int seat, const double* weights) {
   { s.evaluate(seat, weights) } -> std::convertible_to<double>;
 };
 
+// decision_log_likelihood(observer, turns, temperature, epsilon, weights, rng) on a
+// determinization for `observer`: the log-likelihood of the other seats' last `turns` decisions
+// given the hidden cards this state assigns them, under a model of play (the game's rollout
+// policy with `weights`, its kPolicyWeights, as a softmax at `temperature` mixed with a uniform
+// move at `epsilon`). `rng` is for whatever the history leaves open. With Params::infer_pool the
+// SO- and MO-ISMCTS searches weight their root determinizations by it (policy-based inference,
+// Solinas, Rebstock & Buro 2019; docs/architecture.md §4).
+template <class S>
+concept HasDecisionLikelihood = requires(const S s, int seat, double x, const double* weights, Rng& rng) {
+  { s.decision_log_likelihood(seat, seat, x, x, weights, rng) } -> std::convertible_to<double>;
+};
+
 // `static constexpr bool kPublicOutcome = true`: whether the game is over, and its returns,
 // depend only on what every seat has observed (the board, not hidden cards). The information-
 // set searches may then treat a result reached in one determinization as proven for every

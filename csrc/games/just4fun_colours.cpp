@@ -3,6 +3,7 @@
 #include "games/just4fun_colours.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <numeric>
 #include <sstream>
@@ -499,11 +500,7 @@ constexpr std::array<double, 6> kBrokenLineWorth = {0, 1, 6, 24, 90, 90};
 // line's fields, or covers the missing field so high that the opponent cannot pay for it. Among
 // the rest a weighted sum (kPolicyWeights) prefers fields that extend the mover's lines and
 // areas, break opponents' lines, are cheap, and take opponents' stones; ties broken at random.
-Action State::heuristic_action(Rng& rng, const double* w) const {
-  Action moves[kMaxActions];
-  const int n = legal_actions(moves);
-  if (n == 1) return moves[0];
-  if (const Action win = winning_action(); win != kNoAction) return win;
+struct State::PolicyContext {
   struct Threat {
     int seat;
     double weight;
@@ -511,49 +508,164 @@ Action State::heuristic_action(Rng& rng, const double* w) const {
   };
   std::array<Threat, kMaxPlayers> threats;
   int n_threats = 0;
+  Bitboard own = 0, others = 0;
+};
+
+State::PolicyContext State::policy_context(const double* w) const {
+  PolicyContext context;
   for (int k = 1; k < players_ && k <= w[kBlock]; ++k) {
     const int q = (current_ + k) % players_;
-    if (const Bitboard fields = completing(owned_[q]) & playable_fields(q)) threats[n_threats++] = {q, 1e6 * (1 << (players_ - k)), fields};
+    if (const Bitboard fields = completing(owned_[q]) & playable_fields(q))
+      context.threats[context.n_threats++] = {q, 1e6 * (1 << (players_ - k)), fields};
   }
-  const LineTable& table = line_table(line_length_);
-  const Bitboard own = owned_[current_];
+  context.own = owned_[current_];
   Bitboard occupied = 0;
   for (int p = 0; p < players_; ++p) occupied |= owned_[p];
-  const Bitboard others = occupied & ~own;
+  context.others = occupied & ~context.own;
+  return context;
+}
+
+double State::policy_score(const PolicyContext& context, int field, const double* w) const {
+  const LineTable& table = line_table(line_length_);
+  const Bitboard own = context.own, others = context.others;
+  const Bitboard bit = Bitboard{1} << field;
+  double score = 0;
+  for (int t = 0; t < context.n_threats; ++t) {
+    const PolicyContext::Threat& threat = context.threats[t];
+    Bitboard left = threat.fields;
+    if (bit & (owned_[threat.seat] | threat.fields)) {  // only these fields can change the threat
+      Bitboard payable = playable_fields(threat.seat);
+      if (hand_[threat.seat][kMap[field]] <= height_[field] + 1) payable &= ~bit;
+      left = completing(owned_[threat.seat] & ~bit) & payable;
+    }
+    if (left) score -= threat.weight;
+  }
+  for (int l = 0; l < table.through_count[field]; ++l) {
+    const Bitboard line = table.through[field][l];
+    const int mine = std::popcount(own & ~bit & line);
+    score += w[kStones] * mine * mine;
+    if (!(others & line & ~bit)) score += w[kFreeLine] * kFreeLineWorth[std::popcount((own | bit) & line)];
+    // One opponent's line when its top stones there all belong to the owner of any one of them.
+    const Bitboard theirs = others & line;
+    if (theirs && !(own & line) && (owned_[top_[std::countr_zero(theirs)]] & line) == theirs)
+      score += w[kBrokenLine] * kBrokenLineWorth[std::popcount(theirs)];
+  }
+  score += w[kArea] * std::popcount(orthogonal_spread(bit) & own & ~bit);
+  score -= w[kHeight] * height_[field];
+  if (top_[field] == current_) score -= w[kCoverOwn];
+  if (top_[field] >= 0 && top_[field] != current_) score += w[kTake];
+  return score;
+}
+
+Action State::heuristic_action(Rng& rng, const double* w) const {
+  Action moves[kMaxActions];
+  const int n = legal_actions(moves);
+  if (n == 1) return moves[0];
+  if (const Action win = winning_action(); win != kNoAction) return win;
+  const PolicyContext context = policy_context(w);
   Action best = moves[0];
   double best_score = -1e300;
   for (int i = 0; i < n; ++i) {
-    const int field = static_cast<int>(moves[i]);
-    const Bitboard bit = Bitboard{1} << field;
-    double score = 0;
-    for (int t = 0; t < n_threats; ++t) {
-      const Threat& threat = threats[t];
-      Bitboard left = threat.fields;
-      if (bit & (owned_[threat.seat] | threat.fields)) {  // only these fields can change the threat
-        Bitboard payable = playable_fields(threat.seat);
-        if (hand_[threat.seat][kMap[field]] <= height_[field] + 1) payable &= ~bit;
-        left = completing(owned_[threat.seat] & ~bit) & payable;
-      }
-      if (left) score -= threat.weight;
-    }
-    for (int l = 0; l < table.through_count[field]; ++l) {
-      const Bitboard line = table.through[field][l];
-      const int mine = std::popcount(own & ~bit & line);
-      score += w[kStones] * mine * mine;
-      if (!(others & line & ~bit)) score += w[kFreeLine] * kFreeLineWorth[std::popcount((own | bit) & line)];
-      // One opponent's line when its top stones there all belong to the owner of any one of them.
-      const Bitboard theirs = others & line;
-      if (theirs && !(own & line) && (owned_[top_[std::countr_zero(theirs)]] & line) == theirs)
-        score += w[kBrokenLine] * kBrokenLineWorth[std::popcount(theirs)];
-    }
-    score += w[kArea] * std::popcount(orthogonal_spread(bit) & own & ~bit);
-    score -= w[kHeight] * height_[field];
-    if (top_[field] == current_) score -= w[kCoverOwn];
-    if (top_[field] >= 0 && top_[field] != current_) score += w[kTake];
-    score += rng.below(8) / 8.0;  // ties broken at random
+    const double score = policy_score(context, static_cast<int>(moves[i]), w) + rng.below(8) / 8.0;  // ties broken at random
     if (score > best_score) best_score = score, best = moves[i];
   }
   return best;
+}
+
+// The rollout policy as a model of the mover's play (decision_log_likelihood): a winning field
+// when the hand has one (each of them alike), else a softmax over the policy's scores of the
+// fields the hand pays for, mixed with a uniform choice (epsilon), so that no deal is ruled out
+// by a move the policy would not make.
+double State::policy_probability(Action action, double temperature, double epsilon, const double* w) const {
+  const Bitboard legal = legal_fields();
+  const int n = std::popcount(legal);
+  if (n <= 1) return 1.0;  // a forced move (or blocked): every hand explains it alike
+  const Bitboard bit = Bitboard{1} << action;
+  double model;
+  if (const Bitboard wins = completing(owned_[current_]) & legal) {
+    model = bit & wins ? 1.0 / std::popcount(wins) : 0.0;
+  } else {
+    const PolicyContext context = policy_context(w);
+    std::array<double, kFields> score;
+    double best = -1e300;
+    for (Bitboard b = legal; b; b &= b - 1) {
+      const int f = std::countr_zero(b);
+      best = std::max(best, score[f] = policy_score(context, f, w));
+    }
+    double total = 0;
+    for (Bitboard b = legal; b; b &= b - 1) total += std::exp((score[std::countr_zero(b)] - best) / temperature);
+    model = std::exp((score[action] - best) / temperature) / total;
+  }
+  return epsilon / n + (1 - epsilon) * model;
+}
+
+// Steps back from this state one move at a time, rebuilding the board and every hand before
+// each move, and adds the model's log-probability of each of the last `turns` decisions of
+// every seat but the observer. A move's draws are taken back first: `drawn_` says how many
+// cards of each colour a seat drew in each era but not in which turn, so the cards a turn drew
+// are drawn again, uniformly among the hand's cards of colours the era's draws not yet taken
+// back still hold. Then the cards it played go back into the hand, and its stone off the
+// board: the field's earlier top owner is the player of the last earlier move on it, or none
+// when the field was empty.
+double State::decision_log_likelihood(int observer, int turns, double temperature, double epsilon, const double* w, Rng& rng) const {
+  struct Move {
+    std::uint8_t player = 0, pieces = 0;  // pieces: the runs of its draws, one per era they came from
+    Counts played{};
+    std::array<std::uint8_t, 2> era{}, count{};  // a draw spans at most one reshuffle
+  };
+  std::array<Move, kMaxMoves> moves;
+  struct Collect {
+    std::array<Move, kMaxMoves>& moves;
+    int n = 0;
+    void play(int player, const Counts& cards, bool, const std::array<int, kFields>&) {
+      moves[n].player = static_cast<std::uint8_t>(player), moves[n++].played = cards;
+    }
+    void draw(int, int era, int count) {
+      Move& m = moves[n - 1];
+      m.era[m.pieces] = static_cast<std::uint8_t>(era), m.count[m.pieces++] = static_cast<std::uint8_t>(count);
+    }
+    void reshuffle(int, const Counts&) {}
+  };
+  replay_public(Collect{moves});
+
+  State past = *this;
+  past.winner_ = -1, past.finished_ = false;  // every earlier position was still being played
+  std::array<std::array<Counts, kMaxEras>, kMaxPlayers> undrawn = drawn_;  // draws not taken back yet
+  std::array<int, kMaxPlayers> seen{};
+  int wanted = (players_ - 1) * turns;
+  double log_likelihood = 0;
+  for (int i = n_moves_ - 1; i >= 0 && wanted > 0; --i) {
+    const Move& m = moves[i];
+    Counts& hand = past.hand_[m.player];
+    for (int k = 0; k < m.pieces; ++k) {
+      Counts& left = undrawn[m.player][m.era[k]];
+      for (int j = 0; j < m.count[k]; ++j) {
+        Counts candidates;
+        for (int c = 0; c < kColours; ++c) candidates[c] = std::min(hand[c], left[c]);
+        const int n = sum(candidates);
+        if (n == 0) return log_likelihood;  // no card left that the era's draws explain
+        int r = static_cast<int>(rng.below(static_cast<std::uint32_t>(n))), colour = 0;
+        while (r >= candidates[colour]) r -= candidates[colour++];
+        --hand[colour], --left[colour];
+      }
+    }
+    for (int c = 0; c < kColours; ++c) hand[c] += m.played[c];
+    if (moves_[i] != kBlocked) {
+      const int field = moves_[i];
+      int previous = -1;
+      for (int j = i - 1; j >= 0 && previous < 0; --j)
+        if (moves_[j] == field) previous = moves[j].player;
+      if (--past.height_[field] > 0 && previous < 0) return log_likelihood;  // covered a stone from before the base
+      past.top_[field] = static_cast<std::int8_t>(previous);
+    }
+    past.current_ = m.player;
+    past.recompute_bitboards();
+    if (m.player != observer && seen[m.player] < turns) {
+      ++seen[m.player], --wanted;
+      log_likelihood += std::log(past.policy_probability(moves_[i], temperature, epsilon, w));
+    }
+  }
+  return log_likelihood;
 }
 
 // Greedy evaluation: a won game dominates; otherwise line potential (lines free of other

@@ -238,6 +238,18 @@ class State {
   Action heuristic_action(Rng& rng, const double* weights) const;
   Action heuristic_action(Rng& rng) const { return heuristic_action(rng, kDefaultWeights.data()); }
 
+  // Policy-based inference (game.h HasDecisionLikelihood; docs/games/just4fun_colours.md §10): the
+  // log-likelihood of the last `turns` decisions of every seat other than `observer`, given the
+  // hands this state (a determinization for `observer`) assigns them, with the rollout policy
+  // (`weights`, in kPolicyWeights order) as the model of play: a seat plays a winning field if its
+  // hand has one, otherwise field f with probability epsilon / legal + (1 - epsilon) *
+  // softmax(score(f) / temperature) over the fields its hand can pay. Each seat's hand at a past
+  // decision is rebuilt by stepping back from its hand now; which cards of a hand a draw brought
+  // is not recorded, so `rng` picks them among those the era's draws can account for. Going back
+  // stops where the history no longer says (the base, or a field whose earlier owner it does not
+  // name).
+  double decision_log_likelihood(int observer, int turns, double temperature, double epsilon, const double* weights, Rng& rng) const;
+
   // The greedy evaluation's weights (evaluate), set at run time by name (game.h).
   enum EvalWeight { kEvalLines, kEvalArea, kEvalStones, kEvalCount };
   static constexpr std::array<PolicyWeight, kEvalCount> kEvalWeights = {{
@@ -280,6 +292,14 @@ class State {
     return legal;
   }
   const Counts& draw_pile() const { return sum(stock_) > 0 ? stock_ : discard_; }
+
+  // The rollout policy's score of a legal field (heuristic_action), from what the context holds
+  // about the position: the threats the move may answer, the mover's and the others' stones.
+  struct PolicyContext;
+  PolicyContext policy_context(const double* weights) const;
+  double policy_score(const PolicyContext& context, int field, const double* weights) const;
+  // The model of play of decision_log_likelihood: the probability that the mover plays `action`.
+  double policy_probability(Action action, double temperature, double epsilon, const double* weights) const;
 
   void place(int field) {
     const int colour = kMap[field];

@@ -23,6 +23,7 @@
 #include <chrono>
 #include <cmath>
 #include <exception>
+#include <limits>
 #include <map>
 #include <stdexcept>
 #include <thread>
@@ -236,9 +237,10 @@ class Searcher {
       }
     }
     const bool determinize = params_.algorithm == Algorithm::kSoIsmcts || params_.algorithm == Algorithm::kMoIsmcts;
+    if (determinize && pool_.empty()) draw_pool(root);
     std::uint64_t done = 0;
     while (!budget.done(done) && tree_iterations_ < kMaxTreeIterations && !root_proven()) {
-      iterate(determinize ? root.determinize(root_seat_, rng_) : root);
+      iterate(determinize ? root_deal(root) : root);
       ++tree_iterations_;
       if (++done % Progress::kPublishPeriod == 0 && budget.progress) publish(*budget.progress);
     }
@@ -274,7 +276,7 @@ class Searcher {
   bool tree_full() const {
     return std::any_of(trees_.begin(), trees_.end(), [](const Tree& t) { return t.full(); });
   }
-  void clear_trees() { trees_.clear(), paths_.clear(), history_.clear(); }
+  void clear_trees() { trees_.clear(), paths_.clear(), history_.clear(), pool_.clear(), pool_cumulative_.clear(); }
 
   // Adds the MAST table (nothing when neither MAST nor progressive history is on) to `totals`.
   void add_history(HistoryTable& totals) const {
@@ -354,6 +356,36 @@ class Searcher {
     bool open = false;
     bool seen_by_others = false;
   };
+
+  // Policy-based inference (Params::infer_pool; Solinas, Rebstock & Buro 2019): once per search,
+  // infer_pool determinizations, each weighted by the likelihood of the other seats' recent
+  // decisions under the game's rollout policy (HasDecisionLikelihood), relative to the likeliest.
+  // Nothing for a game without the likelihood, or with infer_pool 0.
+  void draw_pool(const S& root) {
+    if constexpr (HasDecisionLikelihood<S>) {
+      const int n = params_.infer_pool;
+      if (n == 0) return;
+      pool_.reserve(n);
+      pool_cumulative_.resize(n);
+      double best = -std::numeric_limits<double>::infinity();
+      for (int i = 0; i < n; ++i) {
+        pool_.push_back(root.determinize(root_seat_, rng_));
+        pool_cumulative_[i] = pool_.back().decision_log_likelihood(root_seat_, params_.infer_turns, params_.infer_temperature,
+                                                                   params_.infer_epsilon, policy_.data(), rng_);
+        best = std::max(best, pool_cumulative_[i]);
+      }
+      double total = 0;
+      for (double& w : pool_cumulative_) w = total += std::isfinite(best) ? std::exp(w - best) : 1.0;  // none possible: all alike
+    }
+  }
+
+  // The determinization an iteration starts from: a fresh one, or one drawn from the weighted pool.
+  S root_deal(const S& root) {
+    if (pool_.empty()) return root.determinize(root_seat_, rng_);
+    const double u = rng_.uniform() * pool_cumulative_.back();
+    const auto i = std::upper_bound(pool_cumulative_.begin(), pool_cumulative_.end(), u) - pool_cumulative_.begin();
+    return pool_[std::min<std::size_t>(static_cast<std::size_t>(i), pool_.size() - 1)];
+  }
 
   void iterate(S state) {
     const int n_trees = static_cast<int>(trees_.size());
@@ -885,6 +917,8 @@ class Searcher {
   std::vector<std::vector<Step>> paths_;
   std::vector<History> history_;                // per seat and action id (MAST, progressive history); empty when unused
   std::vector<std::pair<int, Action>> played_;  // this iteration's decisions (seat, action), for history_
+  std::vector<S> pool_;                  // the weighted root determinizations (Params::infer_pool); empty when unused
+  std::vector<double> pool_cumulative_;  // their cumulative weights
   std::uint64_t iterations_ = 0;       // over every tree this searcher grew
   std::uint64_t tree_iterations_ = 0;  // into the current trees
   std::array<Action, S::kMaxActions> actions_{};
@@ -1031,6 +1065,11 @@ Result search(const S& position, const Params& params, int seat_to_search = -1) 
     throw OptionError("progressive_history must be a finite number at least 0");
   if (!(params.progressive_bias >= 0 && std::isfinite(params.progressive_bias)))
     throw OptionError("progressive_bias must be a finite number at least 0");
+  if (params.infer_pool < 0) throw OptionError("infer_pool must be at least 0");
+  if (params.infer_turns < 0) throw OptionError("infer_turns must be at least 0");
+  if (!(params.infer_temperature > 0 && std::isfinite(params.infer_temperature)))
+    throw OptionError("infer_temperature must be a finite number above 0");
+  if (!(params.infer_epsilon >= 0 && params.infer_epsilon <= 1)) throw OptionError("infer_epsilon must be in 0..1");
   policy_weights<S>(params.policy);  // refuses an unknown weight before any thread starts
   check_plugin<S>(params.plugin);
   if (params.eval_depth < 0) throw OptionError("eval_depth must be at least 0");

@@ -127,6 +127,20 @@ struct ParamRow {
   X(double, progressive_bias, "progressive_bias", .value = 0, .low = 0, .high = 100, .option = "ProgressiveBias",        \
     .help = "progressive bias weight W from the rollout policy: at each selection the move the policy plays there gains "             \
             "W / (visits + 1); 0 = off")                                                                                              \
+  /* Policy-based inference (Solinas, Rebstock & Buro 2019): games with decision_log_likelihood (game.h). */ \
+  X(int, infer_pool, "infer_pool", .value = 0, .low = 0, .high = 100'000, .algorithms = uses(Algorithm::kSoIsmcts) | uses(Algorithm::kMoIsmcts), \
+    .option = "InferPool",                                                                                                            \
+    .help = "SO-/MO-ISMCTS: draw this many determinizations once per search, weight each by the likelihood of the other seats' "     \
+            "recent decisions under the rollout policy, and draw every iteration's determinization from them by weight; 0 = off "   \
+            "(a fresh uniform determinization per iteration); ignored by games without the likelihood")                             \
+  X(int, infer_turns, "infer_turns", .value = 4, .low = 0, .high = 1000, .algorithms = uses(Algorithm::kSoIsmcts) | uses(Algorithm::kMoIsmcts), \
+    .option = "InferTurns", .help = "inference: how many of each other seat's last decisions the likelihood reads")                 \
+  X(double, infer_temperature, "infer_temperature", .value = 20, .low = 1e-3, .high = 1e9, .log = true,                               \
+    .algorithms = uses(Algorithm::kSoIsmcts) | uses(Algorithm::kMoIsmcts), .option = "InferTemperature",                              \
+    .help = "inference: the softmax temperature over the rollout policy's move scores (in score points; large: only wins and "       \
+            "answered threats tell)")                                                                                                 \
+  X(double, infer_epsilon, "infer_epsilon", .value = 0.1, .low = 0, .high = 1, .algorithms = uses(Algorithm::kSoIsmcts) | uses(Algorithm::kMoIsmcts), \
+    .option = "InferEpsilon", .help = "inference: the share of uniformly random moves in the model of the other seats' play")       \
   X(Simultaneous, simultaneous, "simultaneous", .choices = "duct rm exp3", .option = "Simultaneous",                                  \
     .help = "how each choosing seat selects at a simultaneous node, from its own statistics: duct (decoupled UCT, with c; the "       \
             "strongest in Yak), rm (regret matching, the move played drawn from the average strategy; the least exploitable in "      \

@@ -32,6 +32,8 @@ class State:
         ...
     def clone(self) -> State:
         ...
+    def decision_log_likelihood(self, observer: int, turns: int, temperature: typing.SupportsFloat | typing.SupportsIndex, epsilon: typing.SupportsFloat | typing.SupportsIndex, seed: int, policy: collections.abc.Sequence[tuple[str, typing.SupportsFloat | typing.SupportsIndex]] = []) -> float:
+        ...
     def determinize(self, arg0: int, arg1: int) -> State:
         ...
     def equals(self, arg0: State) -> bool:
@@ -252,6 +254,38 @@ class Params:
         """
     @final.setter
     def final(self, arg1: str) -> None:
+        ...
+    @property
+    def infer_epsilon(self) -> float:
+        """
+        inference: the share of uniformly random moves in the model of the other seats' play
+        """
+    @infer_epsilon.setter
+    def infer_epsilon(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def infer_pool(self) -> int:
+        """
+        SO-/MO-ISMCTS: draw this many determinizations once per search, weight each by the likelihood of the other seats' recent decisions under the rollout policy, and draw every iteration's determinization from them by weight; 0 = off (a fresh uniform determinization per iteration); ignored by games without the likelihood
+        """
+    @infer_pool.setter
+    def infer_pool(self, arg1: int) -> None:
+        ...
+    @property
+    def infer_temperature(self) -> float:
+        """
+        inference: the softmax temperature over the rollout policy's move scores (in score points; large: only wins and answered threats tell)
+        """
+    @infer_temperature.setter
+    def infer_temperature(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def infer_turns(self) -> int:
+        """
+        inference: how many of each other seat's last decisions the likelihood reads
+        """
+    @infer_turns.setter
+    def infer_turns(self, arg1: int) -> None:
         ...
     @property
     def iterations(self) -> int:
