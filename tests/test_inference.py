@@ -3,10 +3,10 @@ Just 4 Fun Colours gives a determinization, and the search's weighted pool of ro
 
 The likelihood is checked against a brute force written here from its definition
 (docs/games/just4fun_colours.md §10): every way the hand of the seat under inference can be
-stepped back over its draws, each decision's probability under the model with the softmax made
-flat (a huge temperature), so that the model is "a winning field if the hand has one, else any
-field the hand pays for". The search test needs a position where the inference matters: an
-opponent that did not take a win with red probably held no red.
+stepped back over its draws, and each decision's likelihood with a huge temperature, where the
+model reads nothing but wins: epsilon for a hand that could have completed a line and did not,
+else 1. The search test needs a position where the inference matters: an opponent that did not
+take a win with red probably held no red.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ BASE = (
 GAME = kibitz.Game.of_notation(BASE)
 RED = 0
 D1 = fidx("d1")
-FLAT = 1e9  # a temperature beyond every score difference but a win
+FLAT = 1e9  # a temperature beyond every score difference: only passed-up wins tell
 
 
 def after(*moves: str) -> kibitz.State:
@@ -43,15 +43,24 @@ def after(*moves: str) -> kibitz.State:
 TWO_PASSES = ("e3", "G", "f4", "O", "e4", "P")
 
 
+def hand_before_its_move(deal: kibitz.State, seat: int, field: str) -> list[int]:
+    """The hand `seat` held before its one move since the base, a placement on the empty
+    `field`: its hand now, less the one card it drew since the base, plus the card it paid."""
+    f = fields_of(deal.notation())
+    hand = hand_counts(f["hands"].split(",")[seat])
+    drawn = parse_counts(f["drawn"].split("/")[seat])
+    assert sum(drawn) == 1
+    return [hand[c] - drawn[c] + (c == MAP[fidx(field)]) for c in range(6)]
+
+
 def heights(s: kibitz.State) -> list[int]:
     rows = fields_of(s.notation())["board"].split("/")
     return [0 if rows[r][2 * c] == "." else int(rows[r][2 * c + 1]) for r in range(6) for c in range(6)]
 
 
-def flat_probability(height: list[int], hand: list[int], epsilon: float) -> float:
-    """The model at a flat temperature, with d1 the only winning field."""
-    legal = sum(height[f] < hand[MAP[f]] for f in range(36))
-    return epsilon / legal if hand[RED] > height[D1] else 1 / legal
+def flat_likelihood(height: list[int], hand: list[int], epsilon: float) -> float:
+    """The model at a flat temperature, with d1 (red) the only winning field."""
+    return epsilon if hand[RED] > height[D1] else 1.0
 
 
 def brute_force(deal: kibitz.State, epsilon: float) -> dict[float, float]:
@@ -81,7 +90,7 @@ def brute_force(deal: kibitz.State, epsilon: float) -> dict[float, float]:
         at_e3 = list(at_e4)
         at_e3[first] -= 1
         at_e3[MAP[fidx("e3")]] += 1
-        ll = math.log(flat_probability(before_e4, at_e4, epsilon)) + math.log(flat_probability(before_e3, at_e3, epsilon))
+        ll = math.log(flat_likelihood(before_e4, at_e4, epsilon)) + math.log(flat_likelihood(before_e3, at_e3, epsilon))
         key = round(ll, 6)
         out[key] = out.get(key, 0) + candidates[c] / sum(candidates)
     return out
@@ -92,14 +101,11 @@ def test_the_likelihood_of_one_passed_up_win_agrees_with_the_brute_force(epsilon
     s = after("e3", "G")
     for seed in range(60):
         deal = s.determinize(0, seed)
-        f = fields_of(deal.notation())
-        hand = hand_counts(f["hands"].split(",")[1])
-        drawn = parse_counts(f["drawn"].split("/")[1])
-        before = [hand[c] - drawn[c] + (c == MAP[fidx("e3")]) for c in range(6)]  # one draw: no choice
+        before = hand_before_its_move(deal, 1, "e3")
         board = heights(deal)
         board[fidx("e3")] -= 1
         ll = deal._s.decision_log_likelihood(0, 1, FLAT, epsilon, seed)
-        assert ll == pytest.approx(math.log(flat_probability(board, before, epsilon)), abs=1e-4)
+        assert ll == pytest.approx(math.log(flat_likelihood(board, before, epsilon)), abs=1e-4)
 
 
 def test_the_likelihood_of_two_decisions_agrees_with_the_brute_force_over_the_draws():
@@ -128,7 +134,7 @@ def test_a_passed_up_win_makes_hands_holding_its_colour_unlikely():
     for seed in range(400):
         deal = s.determinize(0, seed)
         red = hand_counts(fields_of(deal.notation())["hands"].split(",")[1])[RED] > 0
-        w = math.exp(deal._s.decision_log_likelihood(0, 4, 20.0, 0.1, seed))
+        w = math.exp(deal._s.decision_log_likelihood(0, 4, 1e4, 0.1, seed))
         uniform += red
         weighted += w * red
         total += w
@@ -139,10 +145,31 @@ def test_a_passed_up_win_makes_hands_holding_its_colour_unlikely():
 def test_the_observer_own_decisions_and_zero_turns_tell_nothing():
     s = after(*TWO_PASSES)
     deal = s.determinize(0, 1)
-    assert deal._s.decision_log_likelihood(0, 0, 20.0, 0.1, 1) == 0.0
+    assert deal._s.decision_log_likelihood(0, 0, 1e4, 0.1, 1) == 0.0
     # seat 1's view: only seat 0's one move (f4) is read, whatever the turns
     deal1 = s.determinize(1, 1)
-    assert deal1._s.decision_log_likelihood(1, 5, 20.0, 0.1, 1) == deal1._s.decision_log_likelihood(1, 1, 20.0, 0.1, 1) < 0
+    for seed in range(5):
+        assert deal1._s.decision_log_likelihood(1, 5, 20.0, 0.1, seed) == deal1._s.decision_log_likelihood(1, 1, 20.0, 0.1, seed)
+
+
+def test_an_unanswered_threat_makes_hands_that_could_answer_it_unlikely():
+    # seen from seat 1: at its move seat 0 faced seat 1's threat at d1 (one red; seat 0 does not
+    # see that seat 1 holds none) and played f4. Taking a1, b1 or c1 (two yellows, oranges or
+    # purples) would have broken the line; covering d1 would not (two reds are feared), so
+    # the hands that held such a pair are unlikely
+    s = after("e3", "G", "f4", "O")
+    could, could_not = 0, 0
+    for seed in range(80):
+        deal = s.determinize(1, seed)
+        before = hand_before_its_move(deal, 0, "f4")
+        ll = deal._s.decision_log_likelihood(1, 1, 1e4, 0.1, seed)
+        if any(before[MAP[fidx(x)]] >= 2 for x in ("a1", "b1", "c1")):
+            could += 1
+            assert ll == pytest.approx(math.log(0.1))
+        else:
+            could_not += 1
+            assert ll > math.log(0.5)
+    assert could and could_not
 
 
 def test_the_history_before_the_base_is_not_read():

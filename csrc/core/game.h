@@ -203,10 +203,11 @@ concept HasEvalWeights = requires(const S s, int seat, const double* weights) {
 // decision_log_likelihood(observer, turns, temperature, epsilon, weights, rng) on a
 // determinization for `observer`: the log-likelihood of the other seats' last `turns` decisions
 // given the hidden cards this state assigns them, under a model of play (the game's rollout
-// policy with `weights`, its kPolicyWeights, as a softmax at `temperature` mixed with a uniform
-// move at `epsilon`). `rng` is for whatever the history leaves open. With Params::infer_pool the
-// SO- and MO-ISMCTS searches weight their root determinizations by it (policy-based inference,
-// Solinas, Rebstock & Buro 2019; docs/architecture.md §4).
+// policy with `weights`, its kPolicyWeights: a move the policy scores r below the best the hand
+// allowed is worth exp(-r / temperature), at least `epsilon`). `rng` is for whatever the history
+// leaves open. With Params::infer_pool the SO- and MO-ISMCTS searches weight their root
+// determinizations by it (policy-based inference, Solinas, Rebstock & Buro 2019;
+// docs/architecture.md §4).
 template <class S>
 concept HasDecisionLikelihood = requires(const S s, int seat, double x, const double* weights, Rng& rng) {
   { s.decision_log_likelihood(seat, seat, x, x, weights, rng) } -> std::convertible_to<double>;

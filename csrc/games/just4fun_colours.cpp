@@ -572,36 +572,25 @@ Action State::heuristic_action(Rng& rng, const double* w) const {
   return best;
 }
 
-// The rollout policy as a model of the mover's play (decision_log_likelihood): a winning field
-// when the hand has one (each of them alike), else a softmax over the policy's scores of the
-// fields the hand pays for, mixed with a uniform choice (epsilon), so that no deal is ruled out
-// by a move the policy would not make.
-double State::policy_probability(Action action, double temperature, double epsilon, const double* w) const {
+// The rollout policy as a model of the mover's play (decision_log_likelihood), judged against
+// the best move the hand allowed: a move the policy scores `regret` below the best field the hand
+// pays for has likelihood exp(-regret / temperature), at least epsilon; a hand that could have
+// completed a line and did not has epsilon. A likelihood rather than a probability: it is not
+// divided by how many fields the hand pays for, since the policy does not model the choice
+// among ordinary moves well enough for that count to tell anything (docs/games/just4fun_colours.md §10).
+double State::policy_likelihood(Action action, double temperature, double epsilon, const double* w) const {
   const Bitboard legal = legal_fields();
-  const int n = std::popcount(legal);
-  if (n <= 1) return 1.0;  // a forced move (or blocked): every hand explains it alike
-  const Bitboard bit = Bitboard{1} << action;
-  double model;
-  if (const Bitboard wins = completing(owned_[current_]) & legal) {
-    model = bit & wins ? 1.0 / std::popcount(wins) : 0.0;
-  } else {
-    const PolicyContext context = policy_context(w);
-    std::array<double, kFields> score;
-    double best = -1e300;
-    for (Bitboard b = legal; b; b &= b - 1) {
-      const int f = std::countr_zero(b);
-      best = std::max(best, score[f] = policy_score(context, f, w));
-    }
-    double total = 0;
-    for (Bitboard b = legal; b; b &= b - 1) total += std::exp((score[std::countr_zero(b)] - best) / temperature);
-    model = std::exp((score[action] - best) / temperature) / total;
-  }
-  return epsilon / n + (1 - epsilon) * model;
+  if (std::popcount(legal) <= 1) return 1.0;  // a forced move (or blocked): every hand explains it alike
+  if (const Bitboard wins = completing(owned_[current_]) & legal) return wins >> action & 1 ? 1.0 : epsilon;
+  const PolicyContext context = policy_context(w);
+  double best = -1e300;
+  for (Bitboard b = legal; b; b &= b - 1) best = std::max(best, policy_score(context, std::countr_zero(b), w));
+  return std::max(epsilon, std::exp((policy_score(context, static_cast<int>(action), w) - best) / temperature));
 }
 
 // Steps back from this state one move at a time, rebuilding the board and every hand before
-// each move, and adds the model's log-probability of each of the last `turns` decisions of
-// every seat but the observer. A move's draws are taken back first: `drawn_` says how many
+// each move, and adds the model's log-likelihood of each of the last `turns` decisions of every
+// seat but the observer (the mover's own hand is judged; the others it could not see). A move's draws are taken back first: `drawn_` says how many
 // cards of each colour a seat drew in each era but not in which turn, so the cards a turn drew
 // are drawn again, uniformly among the hand's cards of colours the era's draws not yet taken
 // back still hold. Then the cards it played go back into the hand, and its stone off the
@@ -662,7 +651,12 @@ double State::decision_log_likelihood(int observer, int turns, double temperatur
     past.recompute_bitboards();
     if (m.player != observer && seen[m.player] < turns) {
       ++seen[m.player], --wanted;
-      log_likelihood += std::log(past.policy_probability(moves_[i], temperature, epsilon, w));
+      // The mover did not see the other hands: it is modelled as fearing every completing field
+      // that costs at most kFearedCost cards, whatever the other seat held.
+      State judged = past;
+      for (int p = 0; p < players_; ++p)
+        if (p != m.player) judged.hand_[p].fill(kFearedCost);
+      log_likelihood += std::log(judged.policy_likelihood(moves_[i], temperature, epsilon, w));
     }
   }
   return log_likelihood;

@@ -241,13 +241,15 @@ class State {
   // Policy-based inference (game.h HasDecisionLikelihood; docs/games/just4fun_colours.md §10): the
   // log-likelihood of the last `turns` decisions of every seat other than `observer`, given the
   // hands this state (a determinization for `observer`) assigns them, with the rollout policy
-  // (`weights`, in kPolicyWeights order) as the model of play: a seat plays a winning field if its
-  // hand has one, otherwise field f with probability epsilon / legal + (1 - epsilon) *
-  // softmax(score(f) / temperature) over the fields its hand can pay. Each seat's hand at a past
-  // decision is rebuilt by stepping back from its hand now; which cards of a hand a draw brought
-  // is not recorded, so `rng` picks them among those the era's draws can account for. Going back
-  // stops where the history no longer says (the base, or a field whose earlier owner it does not
-  // name).
+  // (`weights`, in kPolicyWeights order) as the model of play: a move that passes up a win the
+  // hand had is worth epsilon, another exp(-regret / temperature) but at least epsilon, the regret
+  // being how far the policy scores it below the best field the hand pays for (an unanswered
+  // threat costs 10^6, so a large temperature reads only wins and threats; a seat is taken to fear
+  // every completing field of another seat that costs at most two cards, since it does not see
+  // the other hands). Each seat's hand at a past decision is rebuilt by stepping back from its
+  // hand now; which cards of a hand a draw brought is not recorded, so `rng` picks them among
+  // those the era's draws can account for. Going back stops where the history no longer says
+  // (the base, or a field whose earlier owner it does not name).
   double decision_log_likelihood(int observer, int turns, double temperature, double epsilon, const double* weights, Rng& rng) const;
 
   // The greedy evaluation's weights (evaluate), set at run time by name (game.h).
@@ -298,8 +300,10 @@ class State {
   struct PolicyContext;
   PolicyContext policy_context(const double* weights) const;
   double policy_score(const PolicyContext& context, int field, const double* weights) const;
-  // The model of play of decision_log_likelihood: the probability that the mover plays `action`.
-  double policy_probability(Action action, double temperature, double epsilon, const double* weights) const;
+  // The model of play of decision_log_likelihood: the likelihood that the mover plays `action`;
+  // the mover fears another seat's completing field when it costs at most kFearedCost cards.
+  static constexpr std::uint8_t kFearedCost = 2;
+  double policy_likelihood(Action action, double temperature, double epsilon, const double* weights) const;
 
   void place(int field) {
     const int colour = kMap[field];

@@ -135,12 +135,12 @@ struct ParamRow {
             "(a fresh uniform determinization per iteration); ignored by games without the likelihood")                             \
   X(int, infer_turns, "infer_turns", .value = 4, .low = 0, .high = 1000, .algorithms = uses(Algorithm::kSoIsmcts) | uses(Algorithm::kMoIsmcts), \
     .option = "InferTurns", .help = "inference: how many of each other seat's last decisions the likelihood reads")                 \
-  X(double, infer_temperature, "infer_temperature", .value = 20, .low = 1e-3, .high = 1e9, .log = true,                               \
+  X(double, infer_temperature, "infer_temperature", .value = 1e4, .low = 1e-3, .high = 1e9, .log = true,                              \
     .algorithms = uses(Algorithm::kSoIsmcts) | uses(Algorithm::kMoIsmcts), .option = "InferTemperature",                              \
-    .help = "inference: the softmax temperature over the rollout policy's move scores (in score points; large: only wins and "       \
-            "answered threats tell)")                                                                                                 \
+    .help = "inference: a move the rollout policy scores r points below the best the hand allowed has likelihood exp(-r / this), "  \
+            "at least infer_epsilon (an unanswered threat costs 10^6: the default reads only passed-up wins and threats)")           \
   X(double, infer_epsilon, "infer_epsilon", .value = 0.1, .low = 0, .high = 1, .algorithms = uses(Algorithm::kSoIsmcts) | uses(Algorithm::kMoIsmcts), \
-    .option = "InferEpsilon", .help = "inference: the share of uniformly random moves in the model of the other seats' play")       \
+    .option = "InferEpsilon", .help = "inference: the least likelihood of a move, e.g. one that passes up a win the hand had")       \
   X(Simultaneous, simultaneous, "simultaneous", .choices = "duct rm exp3", .option = "Simultaneous",                                  \
     .help = "how each choosing seat selects at a simultaneous node, from its own statistics: duct (decoupled UCT, with c; the "       \
             "strongest in Yak), rm (regret matching, the move played drawn from the average strategy; the least exploitable in "      \

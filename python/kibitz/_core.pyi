@@ -258,7 +258,7 @@ class Params:
     @property
     def infer_epsilon(self) -> float:
         """
-        inference: the share of uniformly random moves in the model of the other seats' play
+        inference: the least likelihood of a move, e.g. one that passes up a win the hand had
         """
     @infer_epsilon.setter
     def infer_epsilon(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
@@ -274,7 +274,7 @@ class Params:
     @property
     def infer_temperature(self) -> float:
         """
-        inference: the softmax temperature over the rollout policy's move scores (in score points; large: only wins and answered threats tell)
+        inference: a move the rollout policy scores r points below the best the hand allowed has likelihood exp(-r / this), at least infer_epsilon (an unanswered threat costs 10^6: the default reads only passed-up wins and threats)
         """
     @infer_temperature.setter
     def infer_temperature(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
