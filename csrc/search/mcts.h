@@ -213,7 +213,8 @@ class Searcher {
  public:
   // `max_nodes`: the size limit of each of this searcher's trees (the memory budget).
   Searcher(const Params& params, int root_seat, int root_team, std::uint64_t seed, std::size_t max_nodes)
-      : params_(params), policy_(policy_weights<S>(params.policy)), plugin_(params.plugin), root_seat_(root_seat), root_team_(root_team), rng_(seed),
+      : params_(params), policy_(policy_weights<S>(params.policy)), plugin_(params.plugin),
+        cutoff_depth_(params.rollout_depth > 0 ? params.rollout_depth : -1), root_seat_(root_seat), root_team_(root_team), rng_(seed),
         max_nodes_(max_nodes) {
     if constexpr (SimultaneousGame<S>) joint_steps_.reserve(64), joint_slots_.reserve(512);
   }
@@ -431,8 +432,10 @@ class Searcher {
       reward_of(state, reward);
     } else if (plugin_.active() ? rollout<true>(state) : rollout<false>(state)) {
       reward_of(state, reward);
-    } else {
+    } else if (plugin_.evaluates()) {
       plugin_.evaluate(state, root_seat_, reward.data());  // a plug-in evaluator's cut-off (Params::eval_depth)
+    } else {
+      cutoff_reward(state, reward);  // the game's evaluation after Params::rollout_depth decisions
     }
     back_up_values(state, reward);
     for (const auto& [p, a] : played_) {
@@ -449,8 +452,26 @@ class Searcher {
     if constexpr (SimultaneousGame<S>) back_up_choices(reward);
   }
 
+  // A truncated rollout's reward: each team's chance to win as a softmax of its mean evaluation
+  // over kEvalScale * eval_scale (for two teams the logistic of their difference), every seat
+  // getting its team's.
+  void cutoff_reward(const S& state, std::array<double, S::kMaxPlayers>& reward) const {
+    if constexpr (HasCutoffEvaluation<S>) {
+      const int n = state.num_players();
+      const double scale = S::kEvalScale * params_.eval_scale;
+      std::array<double, S::kMaxPlayers> value{}, members{};
+      for (int p = 0; p < n; ++p) value[state.team(p)] += state.evaluate(p), ++members[state.team(p)];
+      double top = -1e300;
+      for (int t = 0; t < n; ++t)
+        if (members[t] > 0) top = std::max(top, value[t] /= members[t] * scale);
+      double total = 0;
+      for (int t = 0; t < n; ++t) total += members[t] > 0 ? (value[t] = std::exp(value[t] - top)) : 0;
+      for (int p = 0; p < n; ++p) reward[p] = value[state.team(p)] / total;
+    }
+  }
+
   // The reward of a finished game per seat (Params::shaping).
-  void reward_of(const S& state, std::array<double, S::kMaxPlayers>& reward) const {
+  void reward_of(const S& state, std::array<double, S::kMaxPlayers>& reward) {
     state.returns(reward.data());
     if (params_.shaping == Shaping::kNone) return;
     const int n = state.num_players();
@@ -458,6 +479,18 @@ class Searcher {
     if (params_.shaping == Shaping::kRank) {
       state.ranks(graded.data());
       for (int p = 0; p < n; ++p) graded[p] = (n - graded[p]) / (n - 1);
+    } else if (params_.shaping == Shaping::kMargin) {
+      std::array<double, S::kMaxPlayers> score{};
+      state.scores(score.data());
+      for (int p = 0; p < n; ++p) {
+        double best_other = -1e300;
+        for (int q = 0; q < n; ++q)
+          if (state.team(q) != state.team(p)) best_other = std::max(best_other, score[q]);
+        graded[p] = best_other > -1e300 ? score[p] - best_other : 0;
+        squared_margins_ += graded[p] * graded[p], ++margins_;
+      }
+      const double spread = std::sqrt(squared_margins_ / margins_);
+      for (int p = 0; p < n; ++p) graded[p] = spread > 0 ? 0.5 + 0.5 * std::tanh(graded[p] / spread) : 0.5;
     } else {
       state.scores(graded.data());
       const auto [low, high] = std::minmax_element(graded.begin(), graded.begin() + n);
@@ -774,11 +807,11 @@ class Searcher {
   // evaluator scores where it stopped. Otherwise it plays to the end and returns true.
   template <bool kPlugin>
   bool rollout(S& state) {
-    const int cut_off = kPlugin && plugin_.evaluates() ? params_.eval_depth : -1;
+    const int cut_off = kPlugin && plugin_.evaluates() ? params_.eval_depth : cutoff_depth_;
     for (int decisions = 0; !state.is_terminal();) {
       if constexpr (SimultaneousGame<S>) {
         if (state.current_player() == kSimultaneousPlayer) {
-          if (kPlugin && decisions++ == cut_off) return false;
+          if (decisions++ == cut_off) return false;
           play_joint(state, [&](int seat) { return rollout_choice<kPlugin>(state, seat); });
           continue;
         }
@@ -787,7 +820,7 @@ class Searcher {
         state.apply(state.sample_chance(rng_));
         continue;
       }
-      if (kPlugin && decisions++ == cut_off) return false;
+      if (decisions++ == cut_off) return false;
       const Action move = rollout_action<kPlugin>(state);
       if (!history_.empty()) played_.push_back({state.current_player(), move});
       state.apply(move);
@@ -877,6 +910,9 @@ class Searcher {
   Params params_;
   Weights policy_;
   PluginHooks<S> plugin_;
+  int cutoff_depth_;  // Params::rollout_depth, or -1: rollouts play to the end
+  double squared_margins_ = 0;  // Shaping::kMargin: the margins of every seat in every game so far
+  std::uint64_t margins_ = 0;
   int root_seat_;
   int root_team_;
   Rng rng_;
@@ -1034,6 +1070,10 @@ Result search(const S& position, const Params& params, int seat_to_search = -1) 
   policy_weights<S>(params.policy);  // refuses an unknown weight before any thread starts
   check_plugin<S>(params.plugin);
   if (params.eval_depth < 0) throw OptionError("eval_depth must be at least 0");
+  if (params.rollout_depth < 0) throw OptionError("rollout_depth must be at least 0");
+  if (!(params.eval_scale > 0 && std::isfinite(params.eval_scale))) throw OptionError("eval_scale must be a finite number above 0");
+  if constexpr (!HasCutoffEvaluation<S>)
+    if (params.rollout_depth > 0) throw OptionError(std::string("rollout_depth: ") + S::kName + " declares no evaluation to cut rollouts off with");
   const auto start = Clock::now();
   const auto deadline = deadline_after(start, params.time_limit_ms);
   const bool timed = params.time_limit_ms > 0;
