@@ -214,7 +214,7 @@ class Searcher {
   // `max_nodes`: the size limit of each of this searcher's trees (the memory budget).
   Searcher(const Params& params, int root_seat, int root_team, std::uint64_t seed, std::size_t max_nodes)
       : params_(params), policy_(policy_weights<S>(params.policy)), plugin_(params.plugin),
-        cutoff_depth_(params.rollout_depth > 0 ? params.rollout_depth : -1), root_seat_(root_seat), root_team_(root_team), rng_(seed),
+        cut_off_(plugin_.evaluates() ? params.eval_depth : params.rollout_depth > 0 ? params.rollout_depth : -1), root_seat_(root_seat), root_team_(root_team), rng_(seed),
         max_nodes_(max_nodes) {
     if constexpr (SimultaneousGame<S>) joint_steps_.reserve(64), joint_slots_.reserve(512);
   }
@@ -430,7 +430,7 @@ class Searcher {
     } else if (state.is_terminal()) {
       if (params_.solver) prove_terminal(state, cursor);
       reward_of(state, reward);
-    } else if (plugin_.active() ? rollout<true>(state) : rollout<false>(state)) {
+    } else if (play_out(state)) {
       reward_of(state, reward);
     } else if (plugin_.evaluates()) {
       plugin_.evaluate(state, root_seat_, reward.data());  // a plug-in evaluator's cut-off (Params::eval_depth)
@@ -802,16 +802,21 @@ class Searcher {
   // Teytaud & Teytaud 2010). Random rollouts are uniform.
   // With MAST, a share of the decisions take the mover's best action by the MAST table instead
   // (an immediate win still first). Every decision is recorded for the MAST table.
-  // With a plug-in (kPlugin) its policy replaces the game's, and with its evaluator the rollout
-  // stops after Params::eval_depth decisions (a joint move counting as one) and returns false: the
-  // evaluator scores where it stopped. Otherwise it plays to the end and returns true.
-  template <bool kPlugin>
+  // With a plug-in (kPlugin) its policy replaces the game's. With a plug-in evaluator the rollout
+  // stops after Params::eval_depth decisions, else with Params::rollout_depth after that many
+  // (kCutOff; a joint move counting as one), and returns false: the evaluator, or the game's
+  // evaluation, scores where it stopped. Otherwise it plays to the end and returns true.
+  bool play_out(S& state) {
+    if (plugin_.active()) return cut_off_ >= 0 ? rollout<true, true>(state) : rollout<true, false>(state);
+    return cut_off_ >= 0 ? rollout<false, true>(state) : rollout<false, false>(state);
+  }
+
+  template <bool kPlugin, bool kCutOff>
   bool rollout(S& state) {
-    const int cut_off = kPlugin && plugin_.evaluates() ? params_.eval_depth : cutoff_depth_;
     for (int decisions = 0; !state.is_terminal();) {
       if constexpr (SimultaneousGame<S>) {
         if (state.current_player() == kSimultaneousPlayer) {
-          if (decisions++ == cut_off) return false;
+          if (kCutOff && decisions++ == cut_off_) return false;
           play_joint(state, [&](int seat) { return rollout_choice<kPlugin>(state, seat); });
           continue;
         }
@@ -820,7 +825,7 @@ class Searcher {
         state.apply(state.sample_chance(rng_));
         continue;
       }
-      if (decisions++ == cut_off) return false;
+      if (kCutOff && decisions++ == cut_off_) return false;
       const Action move = rollout_action<kPlugin>(state);
       if (!history_.empty()) played_.push_back({state.current_player(), move});
       state.apply(move);
@@ -910,7 +915,7 @@ class Searcher {
   Params params_;
   Weights policy_;
   PluginHooks<S> plugin_;
-  int cutoff_depth_;  // Params::rollout_depth, or -1: rollouts play to the end
+  int cut_off_;  // rollout decisions before the evaluation (Params::eval_depth or rollout_depth); -1: to the end
   double squared_margins_ = 0;  // Shaping::kMargin: the margins of every seat in every game so far
   std::uint64_t margins_ = 0;
   int root_seat_;
