@@ -593,8 +593,87 @@ def test_a_move_that_ends_the_game_is_worth_its_shaped_reward(shaping):
     assert checked >= 10
 
 
+def test_a_move_that_ends_the_game_is_worth_its_margin_shaped_reward():
+    """Margin shaping reads a finished game's lead over the best other score against the spread of
+    the search's results so far, so its value is not fixed; but its sign is: a root move that ends
+    the game with the mover ahead is worth more than (1 - w) * return + w / 2, behind less, level
+    exactly that."""
+    game = kibitz.Game("yucata", players=3, layout="random")
+    checked = {1: 0, -1: 0}
+    for seed in range(60):
+        rng = random.Random(seed)
+        s = game.new_initial_state(seed=seed)
+        while not s.is_terminal():
+            seat = s.current_player
+            ends = {}
+            for a in s.legal_actions():
+                c = s.clone()
+                c.apply(a)
+                if c.is_terminal():
+                    scores = c.scores()
+                    lead = scores[seat] - max(v for q, v in enumerate(scores) if q != seat)
+                    ends[a] = (lead, 0.6 * c.returns()[seat] + 0.2)
+            if ends and len(s.legal_actions()) > 1:
+                result = s.search(SearchParams(algorithm="uct", iterations=400, seed=seed, shaping="margin", shaping_weight=0.4, solver=0))
+                for st in result.stats:
+                    if st.action in ends:
+                        lead, middle = ends[st.action]
+                        if lead == 0:
+                            assert st.mean_reward == pytest.approx(middle)
+                        else:
+                            assert (st.mean_reward - middle) * lead > 0
+                            checked[1 if lead > 0 else -1] += 1
+            s.apply(rng.choice(s.legal_actions()))
+    assert min(checked.values()) >= 5
+
+
 def test_no_shaping_backs_up_the_returns():
     s = midgame_state(2, seed=8)
     plain = s.search(SearchParams(iterations=1000, seed=3))
     assert s.search(SearchParams(iterations=1000, seed=3, shaping="rank", shaping_weight=0.0)).stats == plain.stats
+    assert s.search(SearchParams(iterations=1000, seed=3, shaping="margin", shaping_weight=0.0)).stats == plain.stats
     assert s.search(SearchParams(iterations=1000, seed=3, shaping="score", shaping_weight=0.5)).stats != plain.stats
+    assert s.search(SearchParams(iterations=1000, seed=3, shaping="margin", shaping_weight=0.5)).stats != plain.stats
+
+
+@pytest.mark.parametrize(("game", "players"), [("just4fun_colours", 2), ("just4fun_colours", 4), ("canasta_tiles", 4)])
+def test_truncated_rollouts_score_the_cut_off_position_with_the_evaluation(game, players):
+    """rollout_depth=1 stops every rollout after one decision, and the game's evaluation over
+    the largest eval_scale reads any lead of a game's first moves as nearly even chances: every
+    root move's mean is then near 1/n (a team's share for Canasta's two teams), where full
+    rollouts give outcomes of 0 or 1 and spread the means."""
+    s = kibitz.Game(game, players=players).new_initial_state(seed=5)
+    while s.is_chance():
+        s.apply(s.sample_chance(1))
+    share = 1 / (2 if game == "canasta_tiles" else players)
+    flat = s.search(SearchParams(iterations=600, seed=2, rollout_depth=1, eval_scale=100, solver=0))
+    assert all(st.mean_reward == pytest.approx(share, abs=0.05) for st in flat.stats if st.visits > 0)
+    full = s.search(SearchParams(iterations=600, seed=2, solver=0))
+    assert max(abs(st.mean_reward - share) for st in full.stats if st.visits > 0) > 0.05
+
+
+def test_a_sharper_eval_scale_reads_the_same_leads_as_surer_results():
+    """Two quiet moves into a game, every lead the evaluation sees at the cut-off favours the
+    mover (checked: every mean is above 1/2), and the smaller the scale, the further from 1/2
+    those leads are read."""
+    s = kibitz.Game("just4fun_colours").new_initial_state(seed=5)
+    for field in ("c3", "d4"):  # no line can be completed for several turns
+        s.apply(s.parse_move(field))
+        while s.is_chance():
+            s.apply(s.sample_chance(1))
+    certainty = []
+    for scale in (10, 1, 0.1):
+        stats = s.search(SearchParams(algorithm="uct", iterations=400, seed=3, rollout_depth=1, eval_scale=scale, solver=0, epsilon=0)).stats
+        assert all(st.mean_reward > 0.5 for st in stats)
+        certainty.append(sum(st.visits * st.mean_reward for st in stats) / sum(st.visits for st in stats) - 0.5)
+    assert certainty[0] < certainty[1] < certainty[2]
+
+
+def test_truncated_rollouts_need_a_game_with_an_evaluation():
+    s = kibitz.Game("goofspiel").new_initial_state(seed=1)
+    while s.is_chance():
+        s.apply(s.sample_chance(1))
+    with pytest.raises(kibitz.OptionError, match="rollout_depth"):
+        s.search(SearchParams(iterations=10, rollout_depth=3), seat=0)
+    with pytest.raises(kibitz.OptionError, match="eval_scale"):
+        SearchParams(eval_scale=0)

@@ -200,6 +200,16 @@ concept HasEvalWeights = requires(const S s, int seat, const double* weights) {
   { s.evaluate(seat, weights) } -> std::convertible_to<double>;
 };
 
+// A cut-off evaluation for truncated rollouts (Params::rollout_depth): the greedy evaluation
+// above and `static constexpr double kEvalScale`: the search reads each team's chance to win as
+// the softmax of the teams' evaluations over that scale, so a difference of one scale between
+// two teams is odds of e : 1 (73 % against 27 %). The scale is in the game's own units; the
+// search's eval_scale multiplies it.
+template <class S>
+concept HasCutoffEvaluation = HasEvalWeights<S> && requires {
+  { S::kEvalScale } -> std::convertible_to<double>;
+};
+
 // decision_log_likelihood(observer, turns, temperature, epsilon, weights, rng) on a
 // determinization for `observer`: the log-likelihood of the other seats' last `turns` decisions
 // given the hidden cards this state assigns them, under a model of play (the game's rollout

@@ -214,7 +214,8 @@ class Searcher {
  public:
   // `max_nodes`: the size limit of each of this searcher's trees (the memory budget).
   Searcher(const Params& params, int root_seat, int root_team, std::uint64_t seed, std::size_t max_nodes)
-      : params_(params), policy_(policy_weights<S>(params.policy)), plugin_(params.plugin), root_seat_(root_seat), root_team_(root_team), rng_(seed),
+      : params_(params), policy_(policy_weights<S>(params.policy)), plugin_(params.plugin),
+        cut_off_(plugin_.evaluates() ? params.eval_depth : params.rollout_depth > 0 ? params.rollout_depth : -1), root_seat_(root_seat), root_team_(root_team), rng_(seed),
         max_nodes_(max_nodes) {
     if constexpr (SimultaneousGame<S>) joint_steps_.reserve(64), joint_slots_.reserve(512);
   }
@@ -461,10 +462,12 @@ class Searcher {
     } else if (state.is_terminal()) {
       if (params_.solver) prove_terminal(state, cursor);
       reward_of(state, reward);
-    } else if (plugin_.active() ? rollout<true>(state) : rollout<false>(state)) {
+    } else if (play_out(state)) {
       reward_of(state, reward);
-    } else {
+    } else if (plugin_.evaluates()) {
       plugin_.evaluate(state, root_seat_, reward.data());  // a plug-in evaluator's cut-off (Params::eval_depth)
+    } else {
+      cutoff_reward(state, reward);  // the game's evaluation after Params::rollout_depth decisions
     }
     back_up_values(state, reward);
     for (const auto& [p, a] : played_) {
@@ -481,8 +484,26 @@ class Searcher {
     if constexpr (SimultaneousGame<S>) back_up_choices(reward);
   }
 
+  // A truncated rollout's reward: each team's chance to win as a softmax of its mean evaluation
+  // over kEvalScale * eval_scale (for two teams the logistic of their difference), every seat
+  // getting its team's.
+  void cutoff_reward(const S& state, std::array<double, S::kMaxPlayers>& reward) const {
+    if constexpr (HasCutoffEvaluation<S>) {
+      const int n = state.num_players();
+      const double scale = S::kEvalScale * params_.eval_scale;
+      std::array<double, S::kMaxPlayers> value{}, members{};
+      for (int p = 0; p < n; ++p) value[state.team(p)] += state.evaluate(p), ++members[state.team(p)];
+      double top = -1e300;
+      for (int t = 0; t < n; ++t)
+        if (members[t] > 0) top = std::max(top, value[t] /= members[t] * scale);
+      double total = 0;
+      for (int t = 0; t < n; ++t) total += members[t] > 0 ? (value[t] = std::exp(value[t] - top)) : 0;
+      for (int p = 0; p < n; ++p) reward[p] = value[state.team(p)] / total;
+    }
+  }
+
   // The reward of a finished game per seat (Params::shaping).
-  void reward_of(const S& state, std::array<double, S::kMaxPlayers>& reward) const {
+  void reward_of(const S& state, std::array<double, S::kMaxPlayers>& reward) {
     state.returns(reward.data());
     if (params_.shaping == Shaping::kNone) return;
     const int n = state.num_players();
@@ -490,6 +511,18 @@ class Searcher {
     if (params_.shaping == Shaping::kRank) {
       state.ranks(graded.data());
       for (int p = 0; p < n; ++p) graded[p] = (n - graded[p]) / (n - 1);
+    } else if (params_.shaping == Shaping::kMargin) {
+      std::array<double, S::kMaxPlayers> score{};
+      state.scores(score.data());
+      for (int p = 0; p < n; ++p) {
+        double best_other = -1e300;
+        for (int q = 0; q < n; ++q)
+          if (state.team(q) != state.team(p)) best_other = std::max(best_other, score[q]);
+        graded[p] = best_other > -1e300 ? score[p] - best_other : 0;
+        squared_margins_ += graded[p] * graded[p], ++margins_;
+      }
+      const double spread = std::sqrt(squared_margins_ / margins_);
+      for (int p = 0; p < n; ++p) graded[p] = spread > 0 ? 0.5 + 0.5 * std::tanh(graded[p] / spread) : 0.5;
     } else {
       state.scores(graded.data());
       const auto [low, high] = std::minmax_element(graded.begin(), graded.begin() + n);
@@ -801,16 +834,21 @@ class Searcher {
   // Teytaud & Teytaud 2010). Random rollouts are uniform.
   // With MAST, a share of the decisions take the mover's best action by the MAST table instead
   // (an immediate win still first). Every decision is recorded for the MAST table.
-  // With a plug-in (kPlugin) its policy replaces the game's, and with its evaluator the rollout
-  // stops after Params::eval_depth decisions (a joint move counting as one) and returns false: the
-  // evaluator scores where it stopped. Otherwise it plays to the end and returns true.
-  template <bool kPlugin>
+  // With a plug-in (kPlugin) its policy replaces the game's. With a plug-in evaluator the rollout
+  // stops after Params::eval_depth decisions, else with Params::rollout_depth after that many
+  // (kCutOff; a joint move counting as one), and returns false: the evaluator, or the game's
+  // evaluation, scores where it stopped. Otherwise it plays to the end and returns true.
+  bool play_out(S& state) {
+    if (plugin_.active()) return cut_off_ >= 0 ? rollout<true, true>(state) : rollout<true, false>(state);
+    return cut_off_ >= 0 ? rollout<false, true>(state) : rollout<false, false>(state);
+  }
+
+  template <bool kPlugin, bool kCutOff>
   bool rollout(S& state) {
-    const int cut_off = kPlugin && plugin_.evaluates() ? params_.eval_depth : -1;
     for (int decisions = 0; !state.is_terminal();) {
       if constexpr (SimultaneousGame<S>) {
         if (state.current_player() == kSimultaneousPlayer) {
-          if (kPlugin && decisions++ == cut_off) return false;
+          if (kCutOff && decisions++ == cut_off_) return false;
           play_joint(state, [&](int seat) { return rollout_choice<kPlugin>(state, seat); });
           continue;
         }
@@ -819,7 +857,7 @@ class Searcher {
         state.apply(state.sample_chance(rng_));
         continue;
       }
-      if (kPlugin && decisions++ == cut_off) return false;
+      if (kCutOff && decisions++ == cut_off_) return false;
       const Action move = rollout_action<kPlugin>(state);
       if (!history_.empty()) played_.push_back({state.current_player(), move});
       state.apply(move);
@@ -909,6 +947,9 @@ class Searcher {
   Params params_;
   Weights policy_;
   PluginHooks<S> plugin_;
+  int cut_off_;  // rollout decisions before the evaluation (Params::eval_depth or rollout_depth); -1: to the end
+  double squared_margins_ = 0;  // Shaping::kMargin: the margins of every seat in every game so far
+  std::uint64_t margins_ = 0;
   int root_seat_;
   int root_team_;
   Rng rng_;
@@ -1073,6 +1114,10 @@ Result search(const S& position, const Params& params, int seat_to_search = -1) 
   policy_weights<S>(params.policy);  // refuses an unknown weight before any thread starts
   check_plugin<S>(params.plugin);
   if (params.eval_depth < 0) throw OptionError("eval_depth must be at least 0");
+  if (params.rollout_depth < 0) throw OptionError("rollout_depth must be at least 0");
+  if (!(params.eval_scale > 0 && std::isfinite(params.eval_scale))) throw OptionError("eval_scale must be a finite number above 0");
+  if constexpr (!HasCutoffEvaluation<S>)
+    if (params.rollout_depth > 0) throw OptionError(std::string("rollout_depth: ") + S::kName + " declares no evaluation to cut rollouts off with");
   const auto start = Clock::now();
   const auto deadline = deadline_after(start, params.time_limit_ms);
   const bool timed = params.time_limit_ms > 0;

@@ -30,8 +30,11 @@ enum class FinalMove { kMostVisits, kBestMean };
 // What a simulated game is worth to each seat: its return (win 1, a k-way shared win 1/k,
 // else 0) mixed with a graded result, so that games no seat wins outright still tell places
 // apart: kRank by the final ranking ((n - rank) / (n - 1)), kScore by the score between the
-// lowest and the highest (1/2 when all are equal).
-enum class Shaping { kNone, kRank, kScore };
+// lowest and the highest (1/2 when all are equal). kMargin by how far the seat's score leads
+// (or trails) the best score of another team, as 1/2 + tanh(margin / m) / 2 with m the
+// root-mean-square margin of the search's games so far: the size of a win or loss, in the
+// game's own spread of results, which a two-team game's kScore (0 or 1) cannot tell.
+enum class Shaping { kNone, kRank, kScore, kMargin };
 
 // What a node adds for the player who chose its edge. kMaxN: that player's own reward.
 // kParanoid (Sturtevant & Korf 2000; in MCTS, Nijssen & Winands, "Search Policies in
@@ -106,9 +109,10 @@ struct ParamRow {
   X(int, memory_mb, "memory_mb", .value = 512, .low = 1, .high = 1 << 20, .tunable = false, .option = "Hash", .aliases = "hash",      \
     .help = "memory for the search trees in MiB, over all threads; at the cap the trees stop growing and the search goes on "         \
             "iterating from their leaves")                                                                                            \
-  X(Shaping, shaping, "shaping", .choices = "none rank score", .option = "Shaping",                                                    \
-    .help = "what a simulated game is worth beyond its return: none, rank ((n - rank) / (n - 1)) or score (between the lowest and "   \
-            "highest score), mixed in with shaping_weight")                                                                           \
+  X(Shaping, shaping, "shaping", .choices = "none rank score margin", .option = "Shaping",                                             \
+    .help = "what a simulated game is worth beyond its return: none, rank ((n - rank) / (n - 1)), score (between the lowest and "     \
+            "highest score) or margin (the lead over the best other team's score, 1/2 + tanh(lead / its root-mean-square over the "   \
+            "search's games) / 2), mixed in with shaping_weight")                                                                     \
   X(double, shaping_weight, "shaping_weight", .value = 0.25, .low = 0, .high = 1, .option = "ShapingWeight",                          \
     .help = "reward = (1 - w) * return + w * the shaped result; 0 = return only")                                                     \
   X(Backup, backup, "backup", .choices = "maxn paranoid", .option = "Backup",                                                         \
@@ -151,6 +155,11 @@ struct ParamRow {
     .help = "1: at a simultaneous node where other seats have chosen already (a position read from a sequential record), take back "  \
             "the choices this seat has not seen and search them as simultaneous; 0: determinizations guess them uniformly (a "        \
             "baseline)")                                                                                                              \
+  X(int, rollout_depth, "rollout_depth", .value = 0, .low = 0, .high = 100000, .option = "RolloutDepth",                             \
+    .help = "truncated rollouts: decisions played after the tree before the game's own evaluation scores the position (the "       \
+            "evaluation lead over eval_scale read as log-odds); 0 = play every rollout to the end")                                  \
+  X(double, eval_scale, "eval_scale", .value = 1, .low = 0.01, .high = 100, .log = true, .option = "EvalScale",                       \
+    .help = "truncated rollouts: the evaluation lead, in units of the game's declared scale, that counts as odds of e:1")            \
   X(int, eval_depth, "eval_depth", .value = 0, .low = 0, .high = 100000, .option = "EvalDepth",                                       \
     .help = "with a plug-in leaf evaluator (kibitz.plugins): rollout decisions played after the tree before the evaluator scores "   \
             "the position; 0 = it scores the leaf itself; ignored without one")

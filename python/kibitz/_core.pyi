@@ -248,6 +248,14 @@ class Params:
     def eval_depth(self, arg1: int) -> None:
         ...
     @property
+    def eval_scale(self) -> float:
+        """
+        truncated rollouts: the evaluation lead, in units of the game's declared scale, that counts as odds of e:1
+        """
+    @eval_scale.setter
+    def eval_scale(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
     def final(self) -> str:
         """
         the move played: most visited (visits) or best mean reward (mean)
@@ -358,6 +366,14 @@ class Params:
     def rollout(self, arg1: str) -> None:
         ...
     @property
+    def rollout_depth(self) -> int:
+        """
+        truncated rollouts: decisions played after the tree before the game's own evaluation scores the position (the evaluation lead over eval_scale read as log-odds); 0 = play every rollout to the end
+        """
+    @rollout_depth.setter
+    def rollout_depth(self, arg1: int) -> None:
+        ...
+    @property
     def seed(self) -> int:
         """
         every random choice of the search
@@ -368,7 +384,7 @@ class Params:
     @property
     def shaping(self) -> str:
         """
-        what a simulated game is worth beyond its return: none, rank ((n - rank) / (n - 1)) or score (between the lowest and highest score), mixed in with shaping_weight
+        what a simulated game is worth beyond its return: none, rank ((n - rank) / (n - 1)), score (between the lowest and highest score) or margin (the lead over the best other team's score, 1/2 + tanh(lead / its root-mean-square over the search's games) / 2), mixed in with shaping_weight
         """
     @shaping.setter
     def shaping(self, arg1: str) -> None:

@@ -147,6 +147,8 @@ class SearchParams:
     simultaneous: str = _declared("simultaneous")
     sm_gamma: float = _declared("sm_gamma")
     reopen_choices: int = _declared("reopen_choices")
+    rollout_depth: int = _declared("rollout_depth")
+    eval_scale: float = _declared("eval_scale")
     eval_depth: int = _declared("eval_depth")
     # -- end of the generated fields --
     policy: tuple[tuple[str, float], ...] = field(default=(), compare=True)
