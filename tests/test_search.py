@@ -566,64 +566,57 @@ def shaped(state: kibitz.State, seat: int, shaping: str, weight: float) -> float
     return (1 - weight) * state.returns()[seat] + weight * graded
 
 
-@pytest.mark.parametrize("shaping", ["rank", "score"])
-def test_a_move_that_ends_the_game_is_worth_its_shaped_reward(shaping):
-    """Yucata' with 3 players, one card before the end: a root move that ends the game has one
-    outcome, so its mean reward is exactly the shaped reward of that outcome (no rollout noise)."""
+SHAPING_WEIGHT = 0.4
+
+
+def game_ending_choices(shaping: str):
+    """Yucata' with 3 players, random layouts, seeded random play: at every decision where some of
+    several moves end the game, the mover, the searched mean reward of each such move, and the
+    finished state it leads to. Such a move has one outcome, so its mean carries no rollout noise."""
     game = kibitz.Game("yucata", players=3, layout="random")
-    checked = 0
     for seed in range(60):
         rng = random.Random(seed)
         s = game.new_initial_state(seed=seed)
         while not s.is_terminal():
-            seat = s.current_player
             ends = {}
             for a in s.legal_actions():
                 c = s.clone()
                 c.apply(a)
                 if c.is_terminal():
-                    ends[a] = shaped(c, seat, shaping, 0.4)
+                    ends[a] = c
             if ends and len(s.legal_actions()) > 1:
-                result = s.search(SearchParams(algorithm="uct", iterations=400, seed=seed, shaping=shaping, shaping_weight=0.4, solver=0))
-                for st in result.stats:
-                    if st.action in ends:
-                        assert st.mean_reward == pytest.approx(ends[st.action])
-                        checked += 1
+                params = SearchParams(algorithm="uct", iterations=400, seed=seed, shaping=shaping, shaping_weight=SHAPING_WEIGHT, solver=0)
+                means = {st.action: st.mean_reward for st in s.search(params).stats if st.action in ends}
+                yield s.current_player, means, ends
             s.apply(rng.choice(s.legal_actions()))
+
+
+@pytest.mark.parametrize("shaping", ["rank", "score"])
+def test_a_move_that_ends_the_game_is_worth_its_shaped_reward(shaping):
+    checked = 0
+    for seat, means, ends in game_ending_choices(shaping):
+        for a, mean in means.items():
+            assert mean == pytest.approx(shaped(ends[a], seat, shaping, SHAPING_WEIGHT))
+            checked += 1
     assert checked >= 10
 
 
 def test_a_move_that_ends_the_game_is_worth_its_margin_shaped_reward():
     """Margin shaping reads a finished game's lead over the best other score against the spread of
-    the search's results so far, so its value is not fixed; but its sign is: a root move that ends
-    the game with the mover ahead is worth more than (1 - w) * return + w / 2, behind less, level
+    the search's results so far, so its value is not fixed; but its sign is: a move that ends the
+    game with the mover ahead is worth more than (1 - w) * return + w / 2, behind less, level
     exactly that."""
-    game = kibitz.Game("yucata", players=3, layout="random")
     checked = {1: 0, -1: 0}
-    for seed in range(60):
-        rng = random.Random(seed)
-        s = game.new_initial_state(seed=seed)
-        while not s.is_terminal():
-            seat = s.current_player
-            ends = {}
-            for a in s.legal_actions():
-                c = s.clone()
-                c.apply(a)
-                if c.is_terminal():
-                    scores = c.scores()
-                    lead = scores[seat] - max(v for q, v in enumerate(scores) if q != seat)
-                    ends[a] = (lead, 0.6 * c.returns()[seat] + 0.2)
-            if ends and len(s.legal_actions()) > 1:
-                result = s.search(SearchParams(algorithm="uct", iterations=400, seed=seed, shaping="margin", shaping_weight=0.4, solver=0))
-                for st in result.stats:
-                    if st.action in ends:
-                        lead, middle = ends[st.action]
-                        if lead == 0:
-                            assert st.mean_reward == pytest.approx(middle)
-                        else:
-                            assert (st.mean_reward - middle) * lead > 0
-                            checked[1 if lead > 0 else -1] += 1
-            s.apply(rng.choice(s.legal_actions()))
+    for seat, means, ends in game_ending_choices("margin"):
+        for a, mean in means.items():
+            scores = ends[a].scores()
+            lead = scores[seat] - max(v for q, v in enumerate(scores) if q != seat)
+            middle = (1 - SHAPING_WEIGHT) * ends[a].returns()[seat] + SHAPING_WEIGHT / 2
+            if lead == 0:
+                assert mean == pytest.approx(middle)
+            else:
+                assert (mean - middle) * lead > 0
+                checked[1 if lead > 0 else -1] += 1
     assert min(checked.values()) >= 5
 
 
