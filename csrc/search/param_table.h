@@ -156,10 +156,12 @@ struct ParamRow {
             "the choices this seat has not seen and search them as simultaneous; 0: determinizations guess them uniformly (a "        \
             "baseline)")                                                                                                              \
   X(int, rollout_depth, "rollout_depth", .value = 0, .low = 0, .high = 100000, .option = "RolloutDepth",                             \
-    .help = "truncated rollouts: decisions played after the tree before the game's own evaluation scores the position (the "       \
-            "evaluation lead over eval_scale read as log-odds); 0 = play every rollout to the end")                                  \
+    .help = "truncated rollouts: decisions played after the tree before the game's own evaluation scores the position (each "     \
+            "team's chance a softmax of the teams' evaluations over the game's scale times eval_scale); 0 = play every rollout to "  \
+            "the end")                                                                                                                \
   X(double, eval_scale, "eval_scale", .value = 1, .low = 0.01, .high = 100, .log = true, .option = "EvalScale",                       \
-    .help = "truncated rollouts: the evaluation lead, in units of the game's declared scale, that counts as odds of e:1")            \
+    .help = "truncated rollouts: the difference between two teams' evaluations, in units of the game's declared scale, that "     \
+            "counts as odds of e:1")                                                                                                  \
   X(int, eval_depth, "eval_depth", .value = 0, .low = 0, .high = 100000, .option = "EvalDepth",                                       \
     .help = "with a plug-in leaf evaluator (kibitz.plugins): rollout decisions played after the tree before the evaluator scores "   \
             "the position; 0 = it scores the leaf itself; ignored without one")

@@ -250,7 +250,7 @@ class Params:
     @property
     def eval_scale(self) -> float:
         """
-        truncated rollouts: the evaluation lead, in units of the game's declared scale, that counts as odds of e:1
+        truncated rollouts: the difference between two teams' evaluations, in units of the game's declared scale, that counts as odds of e:1
         """
     @eval_scale.setter
     def eval_scale(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
@@ -368,7 +368,7 @@ class Params:
     @property
     def rollout_depth(self) -> int:
         """
-        truncated rollouts: decisions played after the tree before the game's own evaluation scores the position (the evaluation lead over eval_scale read as log-odds); 0 = play every rollout to the end
+        truncated rollouts: decisions played after the tree before the game's own evaluation scores the position (each team's chance a softmax of the teams' evaluations over the game's scale times eval_scale); 0 = play every rollout to the end
         """
     @rollout_depth.setter
     def rollout_depth(self, arg1: int) -> None:
