@@ -1081,6 +1081,21 @@ inline Action sampled_action(const std::vector<ActionStats>& stats, Rng& rng) {
   return stats.front().action;  // rounding: the most visited
 }
 
+// Every number of `params` inside its row's range (search/param_table.h), NaN refused; the
+// bindings check each as it is set, this covers Params filled in C++.
+template <class T>
+void check_range(T value, const char* name, const ParamRow<T>& row) {
+  if constexpr (!std::is_enum_v<T>)
+    if (!(value >= row.low && value <= row.high))
+      throw OptionError(std::string(name) + " must be in " + std::to_string(row.low) + ".." + std::to_string(row.high) + "; got " +
+                        std::to_string(value));
+}
+inline void check_ranges(const Params& params) {
+#define KIBITZ_PARAM_RANGE(type, member, name, ...) check_range(params.member, name, ParamRow<type>{__VA_ARGS__});
+  KIBITZ_SEARCH_PARAMETERS(KIBITZ_PARAM_RANGE)
+#undef KIBITZ_PARAM_RANGE
+}
+
 // Searches `position` for the decision of `seat` (-1: the seat to move; at a simultaneous node
 // one of the choosing seats). Root parallelism: each thread grows its own trees from its own
 // seed; root statistics are summed. Deterministic for a given seed when the budget is
@@ -1095,27 +1110,9 @@ Result search(const S& position, const Params& params, int seat_to_search = -1) 
   const bool joint_root = is_simultaneous_node(root);
   if (params.iterations == 0 && params.time_limit_ms <= 0 && !params.stop)
     throw OptionError("search needs a budget: set iterations and/or time_limit_ms, or a stop flag");
-  if (params.threads < 1) throw OptionError("threads must be at least 1");
-  if (!(params.sm_gamma >= 0 && params.sm_gamma <= 1)) throw OptionError("sm_gamma must be in 0..1");
-  if (params.algorithm == Algorithm::kPimc && params.determinizations < 1)
-    throw OptionError("determinizations must be at least 1");
-  if (!(params.memory_mb > 0)) throw OptionError("memory_mb must be positive");
-  if (!(params.mast >= 0 && params.mast <= 1)) throw OptionError("mast must be in 0..1");
-  if (!(params.mast_epsilon >= 0 && params.mast_epsilon <= 1)) throw OptionError("mast_epsilon must be in 0..1");
-  if (!(params.progressive_history >= 0 && std::isfinite(params.progressive_history)))
-    throw OptionError("progressive_history must be a finite number at least 0");
-  if (!(params.progressive_bias >= 0 && std::isfinite(params.progressive_bias)))
-    throw OptionError("progressive_bias must be a finite number at least 0");
-  if (params.infer_pool < 0) throw OptionError("infer_pool must be at least 0");
-  if (params.infer_turns < 0) throw OptionError("infer_turns must be at least 0");
-  if (!(params.infer_temperature > 0 && std::isfinite(params.infer_temperature)))
-    throw OptionError("infer_temperature must be a finite number above 0");
-  if (!(params.infer_epsilon >= 0 && params.infer_epsilon <= 1)) throw OptionError("infer_epsilon must be in 0..1");
+  check_ranges(params);
   policy_weights<S>(params.policy);  // refuses an unknown weight before any thread starts
   check_plugin<S>(params.plugin);
-  if (params.eval_depth < 0) throw OptionError("eval_depth must be at least 0");
-  if (params.rollout_depth < 0) throw OptionError("rollout_depth must be at least 0");
-  if (!(params.eval_scale > 0 && std::isfinite(params.eval_scale))) throw OptionError("eval_scale must be a finite number above 0");
   if constexpr (!HasCutoffEvaluation<S>)
     if (params.rollout_depth > 0) throw OptionError(std::string("rollout_depth: ") + S::kName + " declares no evaluation to cut rollouts off with");
   const auto start = Clock::now();
