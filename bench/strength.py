@@ -5,6 +5,7 @@ Wilson interval, and the issue's target for that row.
     python bench/strength.py                  # every row (about an hour on 2 cores)
     python bench/strength.py --rows j4fc-2p   # the rows whose name contains the text
     python bench/strength.py --games 40       # fewer games per row, for a quick look
+    python bench/strength.py --table timed      # target rows at about 1 s a decision
     python bench/strength.py --table ablations  # what each technique adds, at 2,000 iterations
 
 Matches use duplicate deals (every deal played once with each seating) and rotate the seats,
@@ -97,18 +98,30 @@ ABLATIONS = [
     Row("yucata-4p-rank", "yucata", ("uct:iterations=5000,shaping=rank,shaping_weight=0.5", *G3), 400, 71, "rank shaping 0.5", 4,
         RANDOM_LAYOUT),
 ]
-TABLES = {"targets": ROWS, "ablations": ABLATIONS}
+# The issue allows 1 s a decision in place of 20,000 iterations: the presets at the iterations
+# that 1 s of one core gives here in the positions of real games (bench/match_rates.py), on the
+# deals of the 20,000-iteration rows where there is one.
+TIMED = [
+    Row("j4fc-4p-expert-1s", "just4fun_colours", (J4 + ",iterations=60000", "expert", "expert", "expert"), 200, 204, ">= 40 %",
+        players=4),
+    Row("yucata-4p-expert-1s", "yucata", (YU_4P + ",iterations=400000", "expert", "expert", "expert"), 200, 207, ">= 45 %", 4,
+        RANDOM_LAYOUT),
+    Row("canasta-expert-1s", "canasta_tiles", ("ismcts:iterations=50000", "expert"), 100, 214, ">= 65 %", players=4),
+    Row("canasta-expert-1s-more", "canasta_tiles", ("ismcts:iterations=50000", "expert"), 100, 215, ">= 65 %", players=4),
+]
+TABLES = {"targets": ROWS, "timed": TIMED, "ablations": ABLATIONS}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--table", choices=sorted(TABLES), default="targets", help="the issue's targets, or one technique off at a time")
+    parser.add_argument("--table", choices=sorted(TABLES), default="targets",
+                        help="the issue's targets, the same at about 1 s a decision (timed), or one technique off at a time")
     parser.add_argument("--rows", default="", help="only the rows whose name contains this text (a regular expression)")
     parser.add_argument("--games", type=int, help="games per row instead of each row's own number")
     parser.add_argument("--processes", type=int, default=None, help="worker processes per match (default: one per CPU)")
     args = parser.parse_args()
     rows = [row for row in TABLES[args.table] if re.search(args.rows, row.name)]
-    print(f"| row | game | first bot against | games | seed | win % of the first bot | 95 % interval | {'target' if args.table == 'targets' else 'what differs'} |")
+    print(f"| row | game | first bot against | games | seed | win % of the first bot | 95 % interval | {'what differs' if args.table == 'ablations' else 'target'} |")
     print("|---|---|---|---:|---:|---:|---|---|")
     commands = []
     for row in rows:
