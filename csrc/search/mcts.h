@@ -565,7 +565,9 @@ class Searcher {
   // are chosen among uniformly. With the solver a proven win among the legal moves is taken and
   // proven losses are avoided while anything else is left; where the legal moves are the same
   // in every state the node stands for (the mover is the tree's observer, or the tree sees
-  // everything), the node itself becomes proven: won if one move wins, lost if all lose.
+  // everything), the node itself becomes proven: won if one move wins, lost if all lose. With
+  // Params::opponent_policy a seat outside the searching team plays, on that share of its
+  // visits, the rollout policy's move instead (a proven win is still taken first).
   Action select(const S& state, int player, int t, std::uint32_t& cursor, bool& created) {
     Tree& tree = trees_[t];
     const int obs = observer(t);
@@ -607,10 +609,26 @@ class Searcher {
     for (int i = 0; i < n_tokens; ++i)
       if (slot_[distinct_[i]] == kNoNode) distinct_[untried++] = distinct_[i];  // compacts untried to the front
     Action chosen_token;
+    Action modelled = kNoAction;  // Params::opponent_policy: the rollout policy's move, played as it is
+    if (winning == kNoNode && params_.opponent_policy > 0 && my_team != root_team_ && rng_.uniform() < params_.opponent_policy)
+      modelled = plugin_.chooses() ? policy_action<true>(state) : policy_action<false>(state);
     if (winning != kNoNode) {
       if (fixed_moves) tree[node].proven = tree[winning].proven;
       cursor = winning;
       chosen_token = tree[winning].token;
+    } else if (modelled != kNoAction) {
+      // The opponent model (docs/architecture.md §4): this visit follows the policy, so the
+      // values backed up above this node mix a policy player with a maximising one.
+      chosen_token = decision_token(state, obs, player, modelled);
+      const std::uint32_t existing = slot_[chosen_token];
+      if (existing != kNoNode) {
+        cursor = existing;
+      } else {
+        cursor = tree.add_child(cursor, chosen_token);
+        if (cursor != kNoNode) tree[cursor].availability = 1;
+        created = true;
+      }
+      return modelled;
     } else if (untried > 0) {
       chosen_token = distinct_[rng_.below(static_cast<std::uint32_t>(untried))];
       if constexpr (HasWinningAction<S>) {

@@ -131,6 +131,11 @@ struct ParamRow {
   X(double, progressive_bias, "progressive_bias", .value = 0, .low = 0, .high = 100, .option = "ProgressiveBias",        \
     .help = "progressive bias weight W from the rollout policy: at each selection the move the policy plays there gains "             \
             "W / (visits + 1); 0 = off")                                                                                              \
+  /* An opponent model inside the tree: max^n assumes every seat maximises its own reward. */ \
+  X(double, opponent_policy, "opponent_policy", .value = 0, .low = 0, .high = 1, .option = "OpponentPolicy",                        \
+    .help = "opponent model: at a decision of a seat outside the searching team the tree plays the rollout policy's move with "    \
+            "this probability and selects by UCB1 otherwise; the searching team's own decisions always select by UCB1; 0 = off "   \
+            "(max^n: every seat maximises)")                                                                                        \
   /* Policy-based inference (Solinas, Rebstock & Buro 2019): games with decision_log_likelihood (game.h). */ \
   X(int, infer_pool, "infer_pool", .value = 0, .low = 0, .high = 100'000, .algorithms = uses(Algorithm::kSoIsmcts) | uses(Algorithm::kMoIsmcts), \
     .option = "InferPool",                                                                                                            \

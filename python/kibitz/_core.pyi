@@ -328,6 +328,14 @@ class Params:
     def memory_mb(self, arg1: int) -> None:
         ...
     @property
+    def opponent_policy(self) -> float:
+        """
+        opponent model: at a decision of a seat outside the searching team the tree plays the rollout policy's move with this probability and selects by UCB1 otherwise; the searching team's own decisions always select by UCB1; 0 = off (max^n: every seat maximises)
+        """
+    @opponent_policy.setter
+    def opponent_policy(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
     def policy(self) -> list[tuple[str, float]]:
         ...
     @policy.setter

@@ -140,6 +140,7 @@ class SearchParams:
     mast_epsilon: float = _declared("mast_epsilon")
     progressive_history: float = _declared("progressive_history")
     progressive_bias: float = _declared("progressive_bias")
+    opponent_policy: float = _declared("opponent_policy")
     infer_pool: int = _declared("infer_pool")
     infer_turns: int = _declared("infer_turns")
     infer_temperature: float = _declared("infer_temperature")
