@@ -721,12 +721,13 @@ Action State::heuristic_action(Rng& rng, const double* w) const {
     case Phase::kMeld:
     case Phase::kTakeOpen: {
       if (moves[n - 1] == kDoneAction) return kDoneAction;
+      const Stage lays = stage(nullptr);  // read once the team has opened
       for (int i = 0; i < n; ++i)  // the lowest rank with a lay worth making
         if (moves[i] >= kRankBase && moves[i] < kShapeBase) {
           const int rank = static_cast<int>(moves[i] - kRankBase);
           if (!opened) return moves[i];
           const bool good = any_shape(hand_[current_], rank, [&](int shape) {
-            return lay_score(rank, shape, w) > 0 && keeps_going(shape) && shape_legal(rank, shape, nullptr);
+            return lay_score(rank, shape, w) > 0 && keeps_going(shape) && shape_legal(rank, shape, lays);
           });
           if (good) return moves[i];
         }

@@ -266,11 +266,6 @@ class State {
       if (m.size() >= kCanastaSize) return true;
     return false;
   }
-  // Enough tiles of each kind in `hand` for `shape` at `rank` (the 2s of the twos meld are its naturals).
-  static bool holds(const Counts& hand, int rank, int shape) {
-    const int twos = shape_twos(shape) + (rank == kTwo ? shape_nat(shape) : 0);
-    return (rank == kTwo || shape_nat(shape) <= hand[rank]) && twos <= hand[kTwo] && shape_jokers(shape) <= hand[kJoker];
-  }
 
   // The stage a lay belongs to (docs §1.2): which ranks are still open to it, the value still
   // missing for the opening, and how many tiles join the hand when the stage ends (the pile
@@ -278,11 +273,21 @@ class State {
   bool taking() const { return take_rank_ >= 0; }
   bool opening_short() const { return !opened_[current_ % 2] && (taking() || stage_value_ > 0) && stage_value_ < threshold(current_ % 2); }
   struct Planner;
+  // What every lay of the stage shares, worked out once a decision rather than once a shape (the
+  // meld phase tries up to a hundred shapes at each rank).
+  struct Stage {
+    std::uint16_t ranks;     // the ranks still open to it
+    int tiles;               // the hand's tiles when the stage ends with nothing more laid
+    bool canasta;            // the team has a canasta already
+    int need;                // the opening value still missing; 0 once the team has opened
+    const Planner* planner;  // the opening planner while the team has not opened, else nullptr
+  };
+  Stage stage(const Planner* planner) const;
   std::uint16_t open_ranks(int after) const;
-  bool shape_legal(int rank, int shape, const Planner* planner) const;  // planner: while unopened
-  bool rank_legal(int rank, const Planner* planner) const;
+  bool shape_legal(int rank, int shape, const Stage& stage) const;  // `shape`: one any_shape gives for the mover's hand
+  bool rank_legal(int rank, const Stage& stage) const;
   template <class F>
-  void with_planner(F&& f) const;
+  void with_stage(F&& f) const;
   bool take_legal() const;
   bool discard_allowed() const;
   template <class F>
@@ -472,41 +477,45 @@ inline bool State::any_shape(const Counts& hand, int rank, F&& f) {
   return false;
 }
 
-// A lay is legal when the hand pays for it, the meld stays valid, and the stage can still end
+inline State::Stage State::stage(const Planner* planner) const {
+  const int t = current_ % 2;
+  return {open_ranks(cursor_), sum(hand_[current_]) + (taking() ? sum(pile_) : 0), team_has_canasta(t), opened_[t] ? 0 : threshold(t) - stage_value_, planner};
+}
+
+// A lay (that the hand pays for) is legal when the meld stays valid and the stage can still end
 // legally: the threshold reached (while opening) and the dead-end guard kept (A16, A17).
-inline bool State::shape_legal(int rank, int shape, const Planner* planner) const {
-  const int me = current_, t = me % 2;
-  const Counts& h = hand_[me];
-  if (!holds(h, rank, shape) || shape_size(shape) == 0) return false;
+inline bool State::shape_legal(int rank, int shape, const Stage& stage) const {
+  const int t = current_ % 2;
   const bool top = taking() && rank == take_rank_ && top_ >= 0;
   if (top && shape_nat(shape) < 2) return false;  // §6.3.3: the pair comes from the hand
   Meld m = plus(melds_[t][rank], shape);
   if (top) ++m.nat;
   if (!valid(rank, m)) return false;
-  const int left = sum(h) - shape_size(shape) + (taking() ? sum(pile_) : 0);
-  const bool canasta = team_has_canasta(t) || m.size() >= kCanastaSize;
-  const int need = opened_[t] ? 0 : threshold(t) - stage_value_ - shape_value(rank, shape) - (top ? kValue[rank] : 0);
+  const int left = stage.tiles - shape_size(shape);
+  const bool canasta = stage.canasta || m.size() >= kCanastaSize;
+  const int need = stage.need - shape_value(rank, shape) - (top ? kValue[rank] : 0);
   if (need <= 0) return left >= 2 || (left == 1 && canasta);
+  const Counts& h = hand_[current_];
   const int twos_left = h[kTwo] - shape_twos(shape) - (rank == kTwo ? shape_nat(shape) : 0);
-  return planner->reaches(top ? 0 : rank + 1, twos_left, h[kJoker] - shape_jokers(shape), need, left, canasta);
+  return stage.planner->reaches(top ? 0 : rank + 1, twos_left, h[kJoker] - shape_jokers(shape), need, left, canasta);
 }
 
-// Calls f(planner): the opening planner of the mover's stage while its team has not opened,
-// nullptr once it has. (A plain local, not a std::optional: GCC zero-fills an optional's 24 KB
-// of storage even when it stays empty, which cost a third of a playout.)
+// Calls f(stage) for the mover's stage, with its opening planner while the team has not opened.
+// (A plain local, not a std::optional: GCC zero-fills an optional's 24 KB of storage even when
+// it stays empty, which cost a third of a playout.)
 template <class F>
-inline void State::with_planner(F&& f) const {
+inline void State::with_stage(F&& f) const {
   if (opened_[current_ % 2]) {
-    f(nullptr);
+    f(stage(nullptr));
   } else {
     const Planner planner(*this, hand_[current_], open_ranks(cursor_));
-    f(&planner);
+    f(stage(&planner));
   }
 }
 
-inline bool State::rank_legal(int rank, const Planner* planner) const {
-  if (!(open_ranks(cursor_) >> rank & 1)) return false;
-  return any_shape(hand_[current_], rank, [&](int shape) { return shape_legal(rank, shape, planner); });
+inline bool State::rank_legal(int rank, const Stage& stage) const {
+  if (!(stage.ranks >> rank & 1)) return false;
+  return any_shape(hand_[current_], rank, [&](int shape) { return shape_legal(rank, shape, stage); });
 }
 
 inline bool State::take_legal() const {
@@ -523,7 +532,8 @@ inline bool State::take_legal() const {
   State probe = *this;
   probe.take_rank_ = static_cast<std::int8_t>(r);
   const Planner planner(probe, h, probe.open_ranks(-1));
-  return any_shape(h, r, [&](int shape) { return probe.shape_legal(r, shape, &planner); });
+  const Stage stage = probe.stage(&planner);
+  return any_shape(h, r, [&](int shape) { return probe.shape_legal(r, shape, stage); });
 }
 
 inline bool State::discard_allowed() const {
@@ -552,9 +562,9 @@ inline int State::legal_actions(Action* out) const {
     case Phase::kMeld:
     case Phase::kTakeOpen: {
       if (phase_ == Phase::kMeld && discard_allowed()) discards();
-      with_planner([&](const Planner* planner) {
+      with_stage([&](const Stage& stage) {
         for (int r = cursor_ + 1; r < kRanks; ++r)
-          if (rank_legal(r, planner)) out[n++] = kRankBase + r;
+          if (rank_legal(r, stage)) out[n++] = kRankBase + r;
       });
       if (phase_ == Phase::kTakeOpen && stage_value_ >= threshold(t)) {
         const int left = sum(h) + sum(pile_);
@@ -576,9 +586,9 @@ inline int State::legal_actions(Action* out) const {
       break;
     }
     case Phase::kShape:
-      with_planner([&](const Planner* planner) {
+      with_stage([&](const Stage& stage) {
         any_shape(h, chosen_, [&](int shape) {
-          if (shape_legal(chosen_, shape, planner)) out[n++] = kShapeBase + shape;
+          if (shape_legal(chosen_, shape, stage)) out[n++] = kShapeBase + shape;
           return false;
         });
       });
