@@ -290,6 +290,7 @@ class State {
   void with_stage(F&& f) const;
   bool take_legal() const;
   bool discard_allowed() const;
+  bool done_legal() const;
   template <class F>
   static bool any_shape(const Counts& hand, int rank, F&& f);
 
@@ -342,6 +343,10 @@ class State {
   int lay_score(int rank, int shape, const double* weights) const;
   int keep_score(int kind, const double* weights) const;
   int lead_after_going_out() const;
+  bool may_go_out(const double* weights) const;
+  Action heuristic_discard(Rng& rng, const double* weights) const;
+  Action heuristic_rank(Rng& rng, const double* weights) const;
+  Action heuristic_shape(const double* weights) const;
   void validate_public() const;
   void validate() const;
   static State parse(std::string_view text, bool view, int& seat);
@@ -542,10 +547,17 @@ inline bool State::discard_allowed() const {
   return sum(hand_[current_]) >= 2 || team_has_canasta(t);  // §7.3: going out needs a canasta
 }
 
+// An unopened pickup's opening may end once it has reached the threshold, keeping the guard.
+inline bool State::done_legal() const {
+  const int t = current_ % 2;
+  if (phase_ != Phase::kTakeOpen || stage_value_ < threshold(t)) return false;
+  const int left = sum(hand_[current_]) + sum(pile_);
+  return left >= 2 || (left == 1 && team_has_canasta(t));
+}
+
 inline int State::legal_actions(Action* out) const {
   int n = 0;
   const Counts& h = hand_[current_];
-  const int t = current_ % 2;
   auto discards = [&] {
     for (int k = 0; k < kBonusThree; ++k)
       if (h[k] > 0) out[n++] = kDiscardBase + k;
@@ -566,10 +578,7 @@ inline int State::legal_actions(Action* out) const {
         for (int r = cursor_ + 1; r < kRanks; ++r)
           if (rank_legal(r, stage)) out[n++] = kRankBase + r;
       });
-      if (phase_ == Phase::kTakeOpen && stage_value_ >= threshold(t)) {
-        const int left = sum(h) + sum(pile_);
-        if (left >= 2 || (left == 1 && team_has_canasta(t))) out[n++] = kDoneAction;
-      }
+      if (done_legal()) out[n++] = kDoneAction;
       break;
     }
     case Phase::kCopies: {  // each kind played: from all of it known down to as many as unseen copies allow
