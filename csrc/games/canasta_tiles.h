@@ -418,11 +418,10 @@ struct State::Planner {
       for (int j = 0; j <= jokers; ++j)
         for (int l = 0; l <= tiles; ++l)
           for (int c = 0; c < 2; ++c) best[index(kRanks, t, j, l, c)] = static_cast<std::int16_t>(l == 0 && c == 0 ? 0 : kNeg);
+    const int per_rank = index(1, 0, 0, 0, 0);
     for (int r = kRanks - 1; r >= 0; --r) {
-      for (int t = 0; t <= twos; ++t)
-        for (int j = 0; j <= jokers; ++j)
-          for (int l = 0; l <= tiles; ++l)
-            for (int c = 0; c < 2; ++c) best[index(r, t, j, l, c)] = best[index(r + 1, t, j, l, c)];
+      // Rank r laid at or not: first what the ranks above add without it (one rank's block).
+      std::copy_n(best.begin() + index(r + 1, 0, 0, 0, 0), per_rank, best.begin() + index(r, 0, 0, 0, 0));
       if (!(ranks >> r & 1)) continue;
       const int max_nat = std::min(kMaxShapeNat, r == kTwo ? twos : hand[r]);
       for (int n = 0; n <= max_nat; ++n)
