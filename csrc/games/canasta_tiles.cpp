@@ -639,6 +639,17 @@ State State::after_observation(int seat, std::string_view seen, Rng& rng) const 
 // Heuristics
 // --------------------------------------------------------------------------------------------
 
+namespace {
+
+// std::lround without its call into libm for the whole numbers that whole weights give (the
+// rollout policy rounds a score for every lay and discard it weighs).
+int rounded(double x) {
+  const int truncated = static_cast<int>(x);
+  return truncated == x ? truncated : static_cast<int>(std::lround(x));
+}
+
+}  // namespace
+
 // How much the mover likes laying `shape` at `rank` now: naturals are always worth laying, a
 // wild is worth it when it completes a canasta or the meld is long, and finishing a canasta is
 // worth most. While opening, any lay that keeps the opening possible is taken, the most
@@ -654,7 +665,7 @@ int State::lay_score(int rank, int shape, const double* w) const {
   const bool completes = before.size() < kCanastaSize && after.size() >= kCanastaSize;
   double score = w[kNatural] * shape_nat(shape) + (completes ? w[kCompletes] : 0);
   if (!completes) score -= wilds * (after.size() >= 5 ? w[kWildLong] : w[kWildShort]);
-  return static_cast<int>(std::lround(score));
+  return rounded(score);
 }
 
 int State::keep_score(int kind, const double* w) const {
@@ -668,7 +679,7 @@ int State::keep_score(int kind, const double* w) const {
   // In a simulated deal every hand is a sample of what the mover cannot see: a natural the
   // next seat holds a pair of gives it the pile (the top would be this tile).
   if (hand_[next][kind] >= 2) score += w[kFeed] * (pile_size() + 1);
-  return static_cast<int>(std::lround(score));
+  return rounded(score);
 }
 
 // The team's lead in the match if the mover went out now, laying its hand: its tiles no longer
