@@ -248,6 +248,10 @@ class State {
     if (m.wilds() > kMaxWildsInRankMeld) return false;
     return strict_ ? m.nat > m.wilds() : m.nat >= m.wilds();
   }
+  // A new meld needs three tiles and more naturals than wilds (A3: at least as many), so two
+  // naturals from the hand (two 2s for the twos meld): a rank with neither those nor a meld of
+  // the team's has no lay, which spares trying each of its shapes.
+  bool may_lay_at(int rank) const { return hand_[current_][rank] >= 2 || melds_[current_ % 2][rank].size() > 0; }
   static int shape_nat(int shape) { return shape / 12; }
   static int shape_twos(int shape) { return shape / 3 % 4; }
   static int shape_jokers(int shape) { return shape % 3; }
@@ -422,7 +426,7 @@ struct State::Planner {
     for (int r = kRanks - 1; r >= 0; --r) {
       // Rank r laid at or not: first what the ranks above add without it (one rank's block).
       std::copy_n(best.begin() + index(r + 1, 0, 0, 0, 0), per_rank, best.begin() + index(r, 0, 0, 0, 0));
-      if (!(ranks >> r & 1)) continue;
+      if (!(ranks >> r & 1) || !s.may_lay_at(r)) continue;
       const int max_nat = std::min(kMaxShapeNat, r == kTwo ? twos : hand[r]);
       for (int n = 0; n <= max_nat; ++n)
         for (int w = 0; w <= (r == kTwo ? 0 : std::min(kMaxShapeTwos, twos)); ++w)
@@ -518,7 +522,7 @@ inline void State::with_stage(F&& f) const {
 }
 
 inline bool State::rank_legal(int rank, const Stage& stage) const {
-  if (!(stage.ranks >> rank & 1)) return false;
+  if (!(stage.ranks >> rank & 1) || !may_lay_at(rank)) return false;
   return any_shape(hand_[current_], rank, [&](int shape) { return shape_legal(rank, shape, stage); });
 }
 
