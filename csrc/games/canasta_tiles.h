@@ -281,7 +281,7 @@ class State {
   // meld phase tries up to a hundred shapes at each rank).
   struct Stage {
     std::uint16_t ranks;     // the ranks still open to it
-    int tiles;               // the hand's tiles when the stage ends with nothing more laid
+    int tiles;               // the hand's tiles when the stage ends with nothing more laid (a pickup's pile included)
     bool canasta;            // the team has a canasta already
     int need;                // the opening value still missing; 0 once the team has opened
     const Planner* planner;  // the opening planner while the team has not opened, else nullptr
