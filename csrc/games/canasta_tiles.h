@@ -412,7 +412,8 @@ struct State::Planner {
 
   int index(int r, int t, int j, int l, int c) const { return (((r * (twos + 1) + t) * (jokers + 1) + j) * (tiles + 1) + l) * 2 + c; }
 
-  Planner(const State& s, const Counts& hand, std::uint16_t ranks) {
+  Planner(const State& s, std::uint16_t ranks) {  // for the mover's hand
+    const Counts& hand = s.hand_[s.current_];
     twos = hand[kTwo], jokers = hand[kJoker];
     int layable = 0;
     for (int k = 0; k <= kJoker; ++k) layable += hand[k];
@@ -516,7 +517,7 @@ inline void State::with_stage(F&& f) const {
   if (opened_[current_ % 2]) {
     f(stage(nullptr));
   } else {
-    const Planner planner(*this, hand_[current_], open_ranks(cursor_));
+    const Planner planner(*this, open_ranks(cursor_));
     f(stage(&planner));
   }
 }
@@ -539,7 +540,7 @@ inline bool State::take_legal() const {
   // The pickup opens the team: some first lay (pair + extras + top) must be completable.
   State probe = *this;
   probe.take_rank_ = static_cast<std::int8_t>(r);
-  const Planner planner(probe, h, probe.open_ranks(-1));
+  const Planner planner(probe, probe.open_ranks(-1));
   const Stage stage = probe.stage(&planner);
   return any_shape(h, r, [&](int shape) { return probe.shape_legal(r, shape, stage); });
 }
