@@ -1064,3 +1064,43 @@ def test_contracts_hold_under_every_option(options):
             views = [v.advance(t) for v, t in zip(views, seen)]
             step += 1
         assert [v.notation() for v in views] == [s.view(p).notation() for p in range(4)]
+
+
+def test_the_rollout_policys_lays_follow_its_rules_from_the_legal_moves():
+    """docs §7, read off the legal moves (the policy finds its choice without listing them): a
+    lone legal move is taken; in the meld phase `done` once a pickup's opening may end, while
+    unopened the lowest legal rank, once opened a legal rank or else a discard; a rank or a lay
+    draws no random number, so every seed gives it."""
+    seen = {"unopened rank": 0, "opened rank": 0, "discard": 0, "lay": 0, "done": 0}
+    for seed in range(30):
+        s = GAME.new_initial_state(seed)
+        rng = random.Random(seed)
+        while not s.is_terminal():
+            if s.is_chance():
+                s.apply(s.sample_chance(rng.randrange(1 << 30)))
+                continue
+            legal = s.legal_actions()
+            move = s._s.heuristic_action(seed)
+            assert move in legal
+            if len(legal) == 1:
+                assert move == legal[0]
+            f, text = fields(s), s.move_to_string(move)
+            if f["phase"] in ("meld", "take"):
+                ranks = [m for m in legal if s.move_to_string(m).startswith("rank:")]
+                opened = f["opened"].split(",")[s.current_player % 2] == "1"
+                if "done" in map(s.move_to_string, legal):
+                    assert text == "done"
+                    seen["done"] += 1
+                elif not opened and ranks:
+                    assert move == min(ranks)
+                    seen["unopened rank"] += 1
+                elif move in ranks:
+                    seen["opened rank"] += 1
+                else:
+                    assert text.startswith("discard:")
+                    seen["discard"] += 1
+            if text.startswith(("rank:", "lay:")):
+                assert all(s._s.heuristic_action(other) == move for other in range(seed + 1, seed + 4))
+                seen["lay"] += text.startswith("lay:")
+            s.apply(move if rng.random() < 0.8 else rng.choice(legal))  # some uniform moves, for pickups and odd hands
+    assert min(seen.values()) >= 10, seen

@@ -639,6 +639,17 @@ State State::after_observation(int seat, std::string_view seen, Rng& rng) const 
 // Heuristics
 // --------------------------------------------------------------------------------------------
 
+namespace {
+
+// std::lround without its call into libm for the whole numbers that whole weights give (the
+// rollout policy rounds a score for every lay and discard it weighs).
+int rounded(double x) {
+  const int truncated = static_cast<int>(x);
+  return truncated == x ? truncated : static_cast<int>(std::lround(x));
+}
+
+}  // namespace
+
 // How much the mover likes laying `shape` at `rank` now: naturals are always worth laying, a
 // wild is worth it when it completes a canasta or the meld is long, and finishing a canasta is
 // worth most. While opening, any lay that keeps the opening possible is taken, the most
@@ -646,6 +657,7 @@ State State::after_observation(int seat, std::string_view seen, Rng& rng) const 
 // the integers they were before the weights were declared).
 int State::lay_score(int rank, int shape, const double* w) const {
   const int t = current_ % 2;
+  if (!opened_[t]) return shape_value(rank, shape) + 10;
   const Meld before = melds_[t][rank];
   Meld after = plus(before, shape);
   if (taking() && rank == take_rank_ && top_ >= 0) ++after.nat;
@@ -653,8 +665,7 @@ int State::lay_score(int rank, int shape, const double* w) const {
   const bool completes = before.size() < kCanastaSize && after.size() >= kCanastaSize;
   double score = w[kNatural] * shape_nat(shape) + (completes ? w[kCompletes] : 0);
   if (!completes) score -= wilds * (after.size() >= 5 ? w[kWildLong] : w[kWildShort]);
-  if (!opened_[t]) return shape_value(rank, shape) + 10;
-  return static_cast<int>(std::lround(score));
+  return rounded(score);
 }
 
 int State::keep_score(int kind, const double* w) const {
@@ -668,7 +679,7 @@ int State::keep_score(int kind, const double* w) const {
   // In a simulated deal every hand is a sample of what the mover cannot see: a natural the
   // next seat holds a pair of gives it the pile (the top would be this tile).
   if (hand_[next][kind] >= 2) score += w[kFeed] * (pile_size() + 1);
-  return static_cast<int>(std::lround(score));
+  return rounded(score);
 }
 
 // The team's lead in the match if the mover went out now, laying its hand: its tiles no longer
@@ -680,61 +691,95 @@ int State::lead_after_going_out() const {
   return totals_[t] + round_score(t) + kGoingOutBonus + hand - totals_[1 - t] - round_score(1 - t);
 }
 
+// A lay that leaves one tile obliges the mover to go out with its discard: made only while
+// going out would leave the team ahead by more than out_margin (an opened team only).
+bool State::may_go_out(const double* w) const {
+  return !opened_[current_ % 2] || w[kOutMargin] <= kPolicyWeights[kOutMargin].low || lead_after_going_out() > w[kOutMargin];
+}
+
+// The tile least worth keeping, among every kind held (the discards, in kind order); ties are
+// broken by one draw per kind.
+Action State::heuristic_discard(Rng& rng, const double* w) const {
+  const Counts& h = hand_[current_];
+  Action best = kNoAction;
+  int best_score = INT_MAX;
+  for (int k = 0; k < kBonusThree; ++k)
+    if (h[k] > 0) {
+      const int score = keep_score(k, w) * 8 + static_cast<int>(rng.below(8));
+      if (score < best_score) best_score = score, best = kDiscardBase + k;
+    }
+  return best;
+}
+
+// The meld phase: `done` as soon as a pickup's opening may end; while unopened the lowest legal
+// rank, once opened the lowest rank with a lay worth making; else the discard. The ranks'
+// legality (most of a rollout's time) is worked out only as far as the choice reads it, and a
+// forced move draws nothing, as if picked from the legal moves.
+Action State::heuristic_rank(Rng& rng, const double* w) const {
+  if (done_legal()) return kDoneAction;
+  const Counts& h = hand_[current_];
+  const bool opened = opened_[current_ % 2];
+  int discards = 0;
+  if (phase_ == Phase::kMeld && discard_allowed())
+    for (int k = 0; k < kBonusThree; ++k) discards += h[k] > 0;
+  Action lay = kNoAction, legal = kNoAction;  // the lowest rank with a lay worth making; the lowest legal rank
+  with_stage([&](const Stage& stage) {
+    const int hand_size = sum(h);
+    const bool out_ok = may_go_out(w);
+    auto worth = [&](int r) {  // while unopened every legal lay is
+      if (!opened) return rank_legal(r, stage);
+      return (stage.ranks >> r & 1) && may_lay_at(r) && any_shape(h, r, [&](int shape) {
+               return shape_legal(r, shape, stage) && (out_ok || hand_size - shape_size(shape) > 1) && lay_score(r, shape, w) > 0;
+             });
+    };
+    for (int r = cursor_ + 1; r < kRanks && lay == kNoAction; ++r)
+      if (worth(r)) lay = kRankBase + r;
+    if (!opened) legal = lay;
+    else if (lay == kNoAction && discards < 2)  // is the discard forced?
+      for (int r = cursor_ + 1; r < kRanks && legal == kNoAction; ++r)
+        if (rank_legal(r, stage)) legal = kRankBase + r;
+  });
+  if (lay != kNoAction) return lay;
+  if (discards == 0) return legal;
+  if (discards == 1 && legal == kNoAction)
+    for (int k = 0; k < kBonusThree; ++k)
+      if (h[k] > 0) return kDiscardBase + k;
+  return heuristic_discard(rng, w);
+}
+
+// The most valuable lay at the chosen rank, among those that keep the round going if any does.
+Action State::heuristic_shape(const double* w) const {
+  const int hand_size = sum(hand_[current_]);
+  const bool out_ok = may_go_out(w);
+  std::array<Action, 2> best = {kNoAction, kNoAction};  // among the lays that keep the round going; among all
+  std::array<int, 2> best_score = {INT_MIN, INT_MIN};
+  with_stage([&](const Stage& stage) {
+    any_shape(hand_[current_], chosen_, [&](int shape) {
+      if (!shape_legal(chosen_, shape, stage)) return false;
+      const int score = lay_score(chosen_, shape, w);
+      const bool keeps_going = out_ok || hand_size - shape_size(shape) > 1;
+      for (int i = 0; i < 2; ++i)
+        if ((i == 1 || keeps_going) && score > best_score[i]) best_score[i] = score, best[i] = kShapeBase + shape;
+      return false;
+    });
+  });
+  return best[0] != kNoAction ? best[0] : best[1];
+}
+
 Action State::heuristic_action(Rng& rng, const double* w) const {
+  if (phase_ == Phase::kMeld || phase_ == Phase::kTakeOpen) return heuristic_rank(rng, w);
+  if (phase_ == Phase::kShape) return heuristic_shape(w);
   std::array<Action, kMaxActions> moves;
   const int n = legal_actions(moves.data());
   if (n == 1) return moves[0];
-  auto pick_discard = [&] {
-    Action best = moves[0];
-    int best_score = INT_MAX;
-    for (int i = 0; i < n; ++i)
-      if (moves[i] < kRankBase) {
-        const int score = keep_score(static_cast<int>(moves[i]), w) * 8 + static_cast<int>(rng.below(8));
-        if (score < best_score) best_score = score, best = moves[i];
-      }
-    return best;
-  };
-  // A lay that leaves one tile obliges the mover to go out with its discard: made only while
-  // going out would leave the team ahead by more than out_margin (an opened team only).
-  const int hand_size = sum(hand_[current_]);
-  const bool opened = opened_[current_ % 2];
-  const bool may_go_out = !opened || w[kOutMargin] <= kPolicyWeights[kOutMargin].low || lead_after_going_out() > w[kOutMargin];
-  auto keeps_going = [&](int shape) { return may_go_out || hand_size - shape_size(shape) > 1; };
   switch (phase_) {
     case Phase::kCopies:
       return moves[n - 1];  // the known tiles went: nobody learns anything new
     case Phase::kDraw:
       if (moves[n - 1] == kJokerAction) return kJokerAction;
       return n > 1 && moves[1] == kTakeAction ? kTakeAction : kDrawAction;
-    case Phase::kShape: {
-      Action best = moves[0];
-      int best_score = INT_MIN;
-      for (int pass = 0; pass < 2 && best_score == INT_MIN; ++pass)  // a lay that keeps the round going, if any
-        for (int i = 0; i < n; ++i) {
-          const int shape = static_cast<int>(moves[i] - kShapeBase);
-          if (pass == 0 && !keeps_going(shape)) continue;
-          const int score = lay_score(chosen_, shape, w);
-          if (score > best_score) best_score = score, best = moves[i];
-        }
-      return best;
-    }
-    case Phase::kMeld:
-    case Phase::kTakeOpen: {
-      if (moves[n - 1] == kDoneAction) return kDoneAction;
-      for (int i = 0; i < n; ++i)  // the lowest rank with a lay worth making
-        if (moves[i] >= kRankBase && moves[i] < kShapeBase) {
-          const int rank = static_cast<int>(moves[i] - kRankBase);
-          if (!opened) return moves[i];
-          const bool good = any_shape(hand_[current_], rank, [&](int shape) {
-            return lay_score(rank, shape, w) > 0 && keeps_going(shape) && shape_legal(rank, shape, nullptr);
-          });
-          if (good) return moves[i];
-        }
-      if (moves[0] < kRankBase) return pick_discard();
-      return moves[0];
-    }
-    default:
-      return pick_discard();
+    default:  // the starter's first turn
+      return heuristic_discard(rng, w);
   }
 }
 

@@ -248,6 +248,10 @@ class State {
     if (m.wilds() > kMaxWildsInRankMeld) return false;
     return strict_ ? m.nat > m.wilds() : m.nat >= m.wilds();
   }
+  // A new meld needs three tiles and more naturals than wilds (A3: at least as many), so two
+  // naturals from the hand (two 2s for the twos meld): a rank with neither those nor a meld of
+  // the team's has no lay, which spares trying each of its shapes.
+  bool may_lay_at(int rank) const { return hand_[current_][rank] >= 2 || melds_[current_ % 2][rank].size() > 0; }
   static int shape_nat(int shape) { return shape / 12; }
   static int shape_twos(int shape) { return shape / 3 % 4; }
   static int shape_jokers(int shape) { return shape % 3; }
@@ -266,11 +270,6 @@ class State {
       if (m.size() >= kCanastaSize) return true;
     return false;
   }
-  // Enough tiles of each kind in `hand` for `shape` at `rank` (the 2s of the twos meld are its naturals).
-  static bool holds(const Counts& hand, int rank, int shape) {
-    const int twos = shape_twos(shape) + (rank == kTwo ? shape_nat(shape) : 0);
-    return (rank == kTwo || shape_nat(shape) <= hand[rank]) && twos <= hand[kTwo] && shape_jokers(shape) <= hand[kJoker];
-  }
 
   // The stage a lay belongs to (docs §1.2): which ranks are still open to it, the value still
   // missing for the opening, and how many tiles join the hand when the stage ends (the pile
@@ -278,13 +277,24 @@ class State {
   bool taking() const { return take_rank_ >= 0; }
   bool opening_short() const { return !opened_[current_ % 2] && (taking() || stage_value_ > 0) && stage_value_ < threshold(current_ % 2); }
   struct Planner;
+  // What every lay of the stage shares, worked out once a decision rather than once a shape (the
+  // meld phase tries up to a hundred shapes at each rank).
+  struct Stage {
+    std::uint16_t ranks;     // the ranks still open to it
+    int tiles;               // the hand's tiles when the stage ends with nothing more laid (a pickup's pile included)
+    bool canasta;            // the team has a canasta already
+    int need;                // the opening value still missing; 0 once the team has opened
+    const Planner* planner;  // the opening planner while the team has not opened, else nullptr
+  };
+  Stage stage(const Planner* planner) const;
   std::uint16_t open_ranks(int after) const;
-  bool shape_legal(int rank, int shape, const Planner* planner) const;  // planner: while unopened
-  bool rank_legal(int rank, const Planner* planner) const;
+  bool shape_legal(int rank, int shape, const Stage& stage) const;  // `shape`: one any_shape gives for the mover's hand
+  bool rank_legal(int rank, const Stage& stage) const;
   template <class F>
-  void with_planner(F&& f) const;
+  void with_stage(F&& f) const;
   bool take_legal() const;
   bool discard_allowed() const;
+  bool done_legal() const;
   template <class F>
   static bool any_shape(const Counts& hand, int rank, F&& f);
 
@@ -337,6 +347,10 @@ class State {
   int lay_score(int rank, int shape, const double* weights) const;
   int keep_score(int kind, const double* weights) const;
   int lead_after_going_out() const;
+  bool may_go_out(const double* weights) const;
+  Action heuristic_discard(Rng& rng, const double* weights) const;
+  Action heuristic_rank(Rng& rng, const double* weights) const;
+  Action heuristic_shape(const double* weights) const;
   void validate_public() const;
   void validate() const;
   static State parse(std::string_view text, bool view, int& seat);
@@ -398,7 +412,8 @@ struct State::Planner {
 
   int index(int r, int t, int j, int l, int c) const { return (((r * (twos + 1) + t) * (jokers + 1) + j) * (tiles + 1) + l) * 2 + c; }
 
-  Planner(const State& s, const Counts& hand, std::uint16_t ranks) {
+  Planner(const State& s, std::uint16_t ranks) {  // for the mover's hand
+    const Counts& hand = s.hand_[s.current_];
     twos = hand[kTwo], jokers = hand[kJoker];
     int layable = 0;
     for (int k = 0; k <= kJoker; ++k) layable += hand[k];
@@ -408,12 +423,11 @@ struct State::Planner {
       for (int j = 0; j <= jokers; ++j)
         for (int l = 0; l <= tiles; ++l)
           for (int c = 0; c < 2; ++c) best[index(kRanks, t, j, l, c)] = static_cast<std::int16_t>(l == 0 && c == 0 ? 0 : kNeg);
+    const int per_rank = index(1, 0, 0, 0, 0);
     for (int r = kRanks - 1; r >= 0; --r) {
-      for (int t = 0; t <= twos; ++t)
-        for (int j = 0; j <= jokers; ++j)
-          for (int l = 0; l <= tiles; ++l)
-            for (int c = 0; c < 2; ++c) best[index(r, t, j, l, c)] = best[index(r + 1, t, j, l, c)];
-      if (!(ranks >> r & 1)) continue;
+      // Rank r laid at or not: first what the ranks above add without it (one rank's block).
+      std::copy_n(best.begin() + index(r + 1, 0, 0, 0, 0), per_rank, best.begin() + index(r, 0, 0, 0, 0));
+      if (!(ranks >> r & 1) || !s.may_lay_at(r)) continue;
       const int max_nat = std::min(kMaxShapeNat, r == kTwo ? twos : hand[r]);
       for (int n = 0; n <= max_nat; ++n)
         for (int w = 0; w <= (r == kTwo ? 0 : std::min(kMaxShapeTwos, twos)); ++w)
@@ -472,41 +486,45 @@ inline bool State::any_shape(const Counts& hand, int rank, F&& f) {
   return false;
 }
 
-// A lay is legal when the hand pays for it, the meld stays valid, and the stage can still end
+inline State::Stage State::stage(const Planner* planner) const {
+  const int t = current_ % 2;
+  return {open_ranks(cursor_), sum(hand_[current_]) + (taking() ? sum(pile_) : 0), team_has_canasta(t), opened_[t] ? 0 : threshold(t) - stage_value_, planner};
+}
+
+// A lay (that the hand pays for) is legal when the meld stays valid and the stage can still end
 // legally: the threshold reached (while opening) and the dead-end guard kept (A16, A17).
-inline bool State::shape_legal(int rank, int shape, const Planner* planner) const {
-  const int me = current_, t = me % 2;
-  const Counts& h = hand_[me];
-  if (!holds(h, rank, shape) || shape_size(shape) == 0) return false;
+inline bool State::shape_legal(int rank, int shape, const Stage& stage) const {
+  const int t = current_ % 2;
   const bool top = taking() && rank == take_rank_ && top_ >= 0;
   if (top && shape_nat(shape) < 2) return false;  // §6.3.3: the pair comes from the hand
   Meld m = plus(melds_[t][rank], shape);
   if (top) ++m.nat;
   if (!valid(rank, m)) return false;
-  const int left = sum(h) - shape_size(shape) + (taking() ? sum(pile_) : 0);
-  const bool canasta = team_has_canasta(t) || m.size() >= kCanastaSize;
-  const int need = opened_[t] ? 0 : threshold(t) - stage_value_ - shape_value(rank, shape) - (top ? kValue[rank] : 0);
+  const int left = stage.tiles - shape_size(shape);
+  const bool canasta = stage.canasta || m.size() >= kCanastaSize;
+  const int need = stage.need - shape_value(rank, shape) - (top ? kValue[rank] : 0);
   if (need <= 0) return left >= 2 || (left == 1 && canasta);
+  const Counts& h = hand_[current_];
   const int twos_left = h[kTwo] - shape_twos(shape) - (rank == kTwo ? shape_nat(shape) : 0);
-  return planner->reaches(top ? 0 : rank + 1, twos_left, h[kJoker] - shape_jokers(shape), need, left, canasta);
+  return stage.planner->reaches(top ? 0 : rank + 1, twos_left, h[kJoker] - shape_jokers(shape), need, left, canasta);
 }
 
-// Calls f(planner): the opening planner of the mover's stage while its team has not opened,
-// nullptr once it has. (A plain local, not a std::optional: GCC zero-fills an optional's 24 KB
-// of storage even when it stays empty, which cost a third of a playout.)
+// Calls f(stage) for the mover's stage, with its opening planner while the team has not opened.
+// (A plain local, not a std::optional: GCC zero-fills an optional's 24 KB of storage even when
+// it stays empty, which cost a third of a playout.)
 template <class F>
-inline void State::with_planner(F&& f) const {
+inline void State::with_stage(F&& f) const {
   if (opened_[current_ % 2]) {
-    f(nullptr);
+    f(stage(nullptr));
   } else {
-    const Planner planner(*this, hand_[current_], open_ranks(cursor_));
-    f(&planner);
+    const Planner planner(*this, open_ranks(cursor_));
+    f(stage(&planner));
   }
 }
 
-inline bool State::rank_legal(int rank, const Planner* planner) const {
-  if (!(open_ranks(cursor_) >> rank & 1)) return false;
-  return any_shape(hand_[current_], rank, [&](int shape) { return shape_legal(rank, shape, planner); });
+inline bool State::rank_legal(int rank, const Stage& stage) const {
+  if (!(stage.ranks >> rank & 1) || !may_lay_at(rank)) return false;
+  return any_shape(hand_[current_], rank, [&](int shape) { return shape_legal(rank, shape, stage); });
 }
 
 inline bool State::take_legal() const {
@@ -522,8 +540,9 @@ inline bool State::take_legal() const {
   // The pickup opens the team: some first lay (pair + extras + top) must be completable.
   State probe = *this;
   probe.take_rank_ = static_cast<std::int8_t>(r);
-  const Planner planner(probe, h, probe.open_ranks(-1));
-  return any_shape(h, r, [&](int shape) { return probe.shape_legal(r, shape, &planner); });
+  const Planner planner(probe, probe.open_ranks(-1));
+  const Stage stage = probe.stage(&planner);
+  return any_shape(h, r, [&](int shape) { return probe.shape_legal(r, shape, stage); });
 }
 
 inline bool State::discard_allowed() const {
@@ -532,10 +551,17 @@ inline bool State::discard_allowed() const {
   return sum(hand_[current_]) >= 2 || team_has_canasta(t);  // §7.3: going out needs a canasta
 }
 
+// An unopened pickup's opening may end once it has reached the threshold, keeping the guard.
+inline bool State::done_legal() const {
+  const int t = current_ % 2;
+  if (phase_ != Phase::kTakeOpen || stage_value_ < threshold(t)) return false;
+  const int left = sum(hand_[current_]) + sum(pile_);
+  return left >= 2 || (left == 1 && team_has_canasta(t));
+}
+
 inline int State::legal_actions(Action* out) const {
   int n = 0;
   const Counts& h = hand_[current_];
-  const int t = current_ % 2;
   auto discards = [&] {
     for (int k = 0; k < kBonusThree; ++k)
       if (h[k] > 0) out[n++] = kDiscardBase + k;
@@ -552,14 +578,11 @@ inline int State::legal_actions(Action* out) const {
     case Phase::kMeld:
     case Phase::kTakeOpen: {
       if (phase_ == Phase::kMeld && discard_allowed()) discards();
-      with_planner([&](const Planner* planner) {
+      with_stage([&](const Stage& stage) {
         for (int r = cursor_ + 1; r < kRanks; ++r)
-          if (rank_legal(r, planner)) out[n++] = kRankBase + r;
+          if (rank_legal(r, stage)) out[n++] = kRankBase + r;
       });
-      if (phase_ == Phase::kTakeOpen && stage_value_ >= threshold(t)) {
-        const int left = sum(h) + sum(pile_);
-        if (left >= 2 || (left == 1 && team_has_canasta(t))) out[n++] = kDoneAction;
-      }
+      if (done_legal()) out[n++] = kDoneAction;
       break;
     }
     case Phase::kCopies: {  // each kind played: from all of it known down to as many as unseen copies allow
@@ -576,9 +599,9 @@ inline int State::legal_actions(Action* out) const {
       break;
     }
     case Phase::kShape:
-      with_planner([&](const Planner* planner) {
+      with_stage([&](const Stage& stage) {
         any_shape(h, chosen_, [&](int shape) {
-          if (shape_legal(chosen_, shape, planner)) out[n++] = kShapeBase + shape;
+          if (shape_legal(chosen_, shape, stage)) out[n++] = kShapeBase + shape;
           return false;
         });
       });
