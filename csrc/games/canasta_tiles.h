@@ -275,7 +275,6 @@ class State {
   // missing for the opening, and how many tiles join the hand when the stage ends (the pile
   // below the top, in an unopened pickup).
   bool taking() const { return take_rank_ >= 0; }
-  bool opening_short() const { return !opened_[current_ % 2] && (taking() || stage_value_ > 0) && stage_value_ < threshold(current_ % 2); }
   struct Planner;
   // What every lay of the stage shares, worked out once a decision rather than once a shape (the
   // meld phase tries up to a hundred shapes at each rank).
