@@ -728,9 +728,7 @@ Action State::heuristic_rank(Rng& rng, const double* w) const {
     const bool out_ok = may_go_out(w);
     auto worth = [&](int r) {  // while unopened every legal lay is
       if (!opened) return rank_legal(r, stage);
-      return (stage.ranks >> r & 1) && may_lay_at(r) && any_shape(h, r, [&](int shape) {
-               return shape_legal(r, shape, stage) && (out_ok || hand_size - shape_size(shape) > 1) && lay_score(r, shape, w) > 0;
-             });
+      return rank_has_lay(r, stage, [&](int shape) { return (out_ok || hand_size - shape_size(shape) > 1) && lay_score(r, shape, w) > 0; });
     };
     for (int r = cursor_ + 1; r < kRanks && lay == kNoAction; ++r)
       if (worth(r)) lay = kRankBase + r;

@@ -288,6 +288,8 @@ class State {
   Stage stage(const Planner* planner) const;
   std::uint16_t open_ranks(int after) const;
   bool shape_legal(int rank, int shape, const Stage& stage) const;  // `shape`: one any_shape gives for the mover's hand
+  template <class F>
+  bool rank_has_lay(int rank, const Stage& stage, F&& wanted) const;  // a legal lay at `rank` that wanted(shape) accepts
   bool rank_legal(int rank, const Stage& stage) const;
   template <class F>
   void with_stage(F&& f) const;
@@ -521,9 +523,14 @@ inline void State::with_stage(F&& f) const {
   }
 }
 
-inline bool State::rank_legal(int rank, const Stage& stage) const {
+template <class F>
+inline bool State::rank_has_lay(int rank, const Stage& stage, F&& wanted) const {
   if (!(stage.ranks >> rank & 1) || !may_lay_at(rank)) return false;
-  return any_shape(hand_[current_], rank, [&](int shape) { return shape_legal(rank, shape, stage); });
+  return any_shape(hand_[current_], rank, [&](int shape) { return shape_legal(rank, shape, stage) && wanted(shape); });
+}
+
+inline bool State::rank_legal(int rank, const Stage& stage) const {
+  return rank_has_lay(rank, stage, [](int) { return true; });
 }
 
 inline bool State::take_legal() const {
