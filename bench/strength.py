@@ -104,6 +104,8 @@ ABLATIONS = [
 # rows as measured before the preset took epsilon=0.3, the same commands with epsilon=0.1, and
 # at 50,000 iterations, what 1 s gave before Canasta's rule loops ran 1.5 times faster.)
 TIMED = [
+    Row("j4fc-2p-greedy-1s", "just4fun_colours", (J4 + ",iterations=160000", "greedy"), 400, 201, ">= 90 %"),
+    Row("j4fc-2p-expert-1s", "just4fun_colours", (J4 + ",iterations=160000", "expert"), 400, 202, ">= 80 %"),
     Row("j4fc-4p-expert-1s", "just4fun_colours", (J4 + ",iterations=60000", "expert", "expert", "expert"), 200, 204, ">= 40 %",
         players=4),
     Row("yucata-4p-expert-1s", "yucata", (YU_4P + ",iterations=400000", "expert", "expert", "expert"), 200, 207, ">= 45 %", 4,
