@@ -114,6 +114,19 @@ def test_example_functions_called_directly() -> None:
     assert all(0 <= v <= 1 for v in values) and sum(values) == pytest.approx(1.5)  # shares of 3 pairs
 
 
+def test_rollout_depth_with_a_plugin_evaluator_is_refused_not_ignored() -> None:
+    """Both would set where a rollout stops: the search refuses the pair, and leaves the state
+    as it was; with only the plug-in's rollout policy the game's own cut-off still applies."""
+    state = decision_state("just4fun_colours")
+    before = state.notation()
+    plugin = plugins.load("kibitz.plugins.just4fun_colours")
+    with pytest.raises(kibitz.OptionError, match="rollout_depth: a plug-in's evaluator decides where rollouts stop"):
+        state.search(kibitz.SearchParams(iterations=100, rollout_depth=4), plugin=plugin)
+    assert state.notation() == before
+    result = state.search(kibitz.SearchParams(iterations=100, rollout_depth=4, seed=1), plugin=plugin.only("choose"))
+    assert result.iterations == 100 and result.action in state.legal_actions()
+
+
 def test_bot_spec_loads_a_plugin() -> None:
     bot = kibitz.make_bot("ismcts:iterations=200,plugin=kibitz.plugins.just4fun_colours,eval_depth=2", seed=1)
     assert isinstance(bot, kibitz.SearchBot) and bot.plugin is not None and bot.params.eval_depth == 2

@@ -1131,6 +1131,9 @@ Result search(const S& position, const Params& params, int seat_to_search = -1) 
   check_ranges(params);
   policy_weights<S>(params.policy);  // refuses an unknown weight before any thread starts
   check_plugin<S>(params.plugin);
+  if (params.plugin && params.plugin->evaluate && params.rollout_depth > 0)  // else one of the two would be ignored
+    throw OptionError("rollout_depth: a plug-in's evaluator decides where rollouts stop (eval_depth); rollout_depth cuts them "
+                      "off with the game's own evaluation instead: set one of the two");
   if constexpr (!HasCutoffEvaluation<S>)
     if (params.rollout_depth > 0) throw OptionError(std::string("rollout_depth: ") + S::kName + " declares no evaluation to cut rollouts off with");
   const auto start = Clock::now();
