@@ -123,8 +123,11 @@ def test_rollout_depth_with_a_plugin_evaluator_is_refused_not_ignored() -> None:
     with pytest.raises(kibitz.OptionError, match="rollout_depth: a plug-in's evaluator decides where rollouts stop"):
         state.search(kibitz.SearchParams(iterations=100, rollout_depth=4), plugin=plugin)
     assert state.notation() == before
-    result = state.search(kibitz.SearchParams(iterations=100, rollout_depth=4, seed=1), plugin=plugin.only("choose"))
-    assert result.iterations == 100 and result.action in state.legal_actions()
+    policy_only = plugin.only("choose")
+    cut, full = (state.search(kibitz.SearchParams(iterations=300, rollout_depth=depth, seed=1), plugin=policy_only) for depth in (4, 0))
+    assert cut.iterations == 300 and cut.action in state.legal_actions()
+    # The same seed and policy: only the cut-off after 4 rollout decisions tells the two apart.
+    assert [(s.move, s.visits, s.mean_reward) for s in cut.stats] != [(s.move, s.visits, s.mean_reward) for s in full.stats]
 
 
 def test_bot_spec_loads_a_plugin() -> None:
