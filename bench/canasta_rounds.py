@@ -1,6 +1,6 @@
 """Where a Canasta team loses: its win share by round length, and how the hands the search
-imagines for the other seats differ from the true ones (docs/strength.md, "Where the Canasta
-search loses rounds").
+imagines for the other seats differ from the true ones (docs/strength.md, "Where the losses
+come from").
 
 Reads the records of a one-round match, e.g.
 
@@ -79,13 +79,8 @@ def main() -> None:
         state = initial_state(game, record.seed)
         for action in record.actions:
             seat = state.current_player
-            if (
-                not state.is_chance()
-                and record.specs[seat] == args.bot
-                and fields(state)["phase"] == "draw"
-                and rng.random() < 0.5
-            ):
-                true = fields(state)
+            true = fields(state) if not state.is_chance() and record.specs[seat] == args.bot else None
+            if true is not None and true["phase"] == "draw" and rng.random() < 0.5:
                 deals = [fields(state.determinize(seat, rng.getrandbits(63))) for _ in range(args.deals)]
                 for other, role in ((seat + 1) % 4, "opponent"), ((seat + 3) % 4, "opponent"), ((seat + 2) % 4, "partner"):
                     counts[role] += 1
