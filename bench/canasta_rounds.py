@@ -8,7 +8,7 @@ Reads the records of a one-round match, e.g.
         --games 200 --seed 702 --processes 2 --out rounds.jsonl
     python bench/canasta_rounds.py rounds.jsonl --bot "ismcts:iterations=2000,epsilon=0.3"
 
-and prints two tables:
+and prints three tables:
 
 - the bot's win share (95 % Wilson interval) by the round's number of turns (draws and
   pickups), with the median length of its won and lost rounds;
@@ -17,7 +17,11 @@ and prints two tables:
   bot's view (--deals of them): the share of tiles of a rank the seat's team has melded (once
   opened), natural pairs of an unmelded rank, natural triples or more of an unmelded rank,
   and the hand size. A difference says what a uniform deal gets wrong about the hands real
-  players keep.
+  players keep;
+- how the bot's seats and the others play, from every decision: the mean hand at the start of
+  a turn, how often an opened seat that could lay discards at once instead (at the start of its
+  meld phase), and after a discard how often the next seat could take the pile, did, and how
+  many pile tiles a discard gave away on average.
 """
 
 from __future__ import annotations
@@ -56,6 +60,42 @@ def hand_features(f: dict[str, str], seat: int) -> list[float]:
     return [melded / max(1, size), pairs, triples, size]
 
 
+def count_play(
+    play: dict[str, Counter], state: kibitz.State, seat: int, action: int, group: str, discarded: tuple[str, int] | None
+) -> None:
+    """Adds one decision of `seat` (of `group`) to the play table; `discarded` is the discard
+    this seat's turn follows, if it came from the previous seat."""
+    f = fields(state)
+    move = state.move_to_string(action)
+    c = play[group]
+    if f["phase"] == "draw":
+        c["turns"] += 1
+        hand = f["hands"].split(",")[seat]
+        c["hand"] += 0 if hand == "-" else len(hand.split("."))
+        if discarded is not None:
+            feeder = play[discarded[0]]
+            feeder["could_take"] += "take" in (state.move_to_string(a) for a in state.legal_actions())
+            if move == "take":
+                feeder["taken"] += 1
+                feeder["given"] += discarded[1]
+    opened_stage_start = f["phase"] == "meld" and f["cursor"] == "-" and f["opened"].split(",")[seat % 2] == "1"
+    if opened_stage_start and any(state.move_to_string(a).startswith("rank:") for a in state.legal_actions()):
+        c["could_lay"] += 1
+        c["discard_at_once"] += move.startswith("discard:")
+    if move.startswith("discard:"):
+        c["discards"] += 1
+
+
+def discard_of(state: kibitz.State, action: int, group: str, last: tuple[str, int] | None) -> tuple[str, int] | None:
+    """After this decision: the discard the next seat's turn follows (its group, and the pile
+    it then tops in tiles), None once that turn has begun."""
+    move = state.move_to_string(action)
+    if move.startswith("discard:"):
+        f = fields(state)
+        return group, (0 if f["pile"] in ("-", "") else len(f["pile"].split("."))) + (f["top"] != "-") + 1
+    return last if fields(state)["phase"] == "copies" else None
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("records")
@@ -73,12 +113,17 @@ def main() -> None:
     rounds: list[tuple[int, float]] = []
     sums = {role: [[0.0] * len(FEATURES), [0.0] * len(FEATURES)] for role in ("opponent", "partner")}
     counts = {"opponent": 0, "partner": 0}
+    play = {group: Counter() for group in ("bot", "others")}
     for record in records:
         me = record.specs.index(args.bot)
         rounds.append((sum(1 for m in record.moves if m in ("draw", "take")), record.returns[me]))
         state = initial_state(game, record.seed)
+        discarded: tuple[str, int] | None = None  # the group of the last discard, and the pile it topped
         for action in record.actions:
             seat = state.current_player
+            if not state.is_chance():
+                count_play(play, state, seat, action, "bot" if record.specs[seat] == args.bot else "others", discarded)
+                discarded = discard_of(state, action, "bot" if record.specs[seat] == args.bot else "others", discarded)
             true = fields(state) if not state.is_chance() and record.specs[seat] == args.bot else None
             if true is not None and true["phase"] == "draw" and rng.random() < 0.5:
                 deals = [fields(state.determinize(seat, rng.getrandbits(63))) for _ in range(args.deals)]
@@ -109,6 +154,16 @@ def main() -> None:
         if n:
             for label, row in ("true", sums[role][0]), ("uniform", sums[role][1]):
                 print(f"{role:10} {n:>6}  " + "  ".join(f"{label + ' ' + format(v / n, '.3f'):>17}" for v in row))
+    print(
+        f"\n{'seats':7} {'hand at turn start':>18} {'discards while a lay is legal':>30} {'next seat could take':>21} {'took':>6} {'pile tiles given':>17}"
+    )
+    for group, c in play.items():
+        if c["turns"] and c["discards"]:
+            at_once = f"{c['discard_at_once']}/{c['could_lay']} = {c['discard_at_once'] / max(1, c['could_lay']):.3f}"
+            print(
+                f"{group:7} {c['hand'] / c['turns']:>18.2f} {at_once:>30} {c['could_take'] / c['discards']:>21.3f}"
+                f" {c['taken'] / c['discards']:>6.3f} {c['given'] / c['discards']:>17.2f}"
+            )
 
 
 if __name__ == "__main__":

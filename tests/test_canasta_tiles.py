@@ -404,6 +404,21 @@ def test_unopened_pickup_counts_only_the_hand_and_the_top():
     assert "take" not in moves(position(["10.10.1.1.1.5.6", "4", "6", "5.6"], phase="draw", top="10", pile="10.7", totals=(3000, 0)))
 
 
+def test_an_unopened_pickup_may_lay_the_whole_hand_before_the_pile_joins_it():
+    # The opening of a pickup lays 10-10 with the top and then all three 1s: the hand is empty
+    # until `done` brings the rest of the pile in. Such a position is legal, so its notation and
+    # every seat's view of it must read back (a match once stopped on this view).
+    s = position(["10.10.1.1.1", "4", "6", "5.6"], phase="draw", top="10", pile="7.8.9", totals=(1500, 0))
+    play(s, "take", "lay:10x2", "rank:1", "lay:1x3")
+    assert fields(s)["hands"].split(",")[0] == "-" and moves(s) == ["done"]
+    game = kibitz.Game.of_notation(s.notation())
+    assert game.state_from_notation(s.notation()) == s
+    for seat in range(4):
+        assert game.state_from_view(s.view(seat).notation()).view(seat).notation() == s.view(seat).notation()
+    play(s, "done")
+    assert counts(fields(s)["hands"].split(",")[0]) == counts("7.8.9")
+
+
 # --------------------------------------------------------------------------------------------
 # Dead-end guard, going out
 # --------------------------------------------------------------------------------------------
@@ -851,6 +866,61 @@ def test_with_out_margin_the_rollout_policy_goes_out_only_while_its_team_is_ahea
 
     assert went_out_behind([]) >= 10  # the default goes out whenever it can
     assert went_out_behind([("out_margin", 0.0)]) == 0
+
+
+def wins_by_going_out(s: kibitz.State) -> bool:
+    """Brute force: does some run of the mover's own decisions, from here to the end of its
+    turn, end the match with its team the winner?"""
+    mover = s.current_player
+    stack = [s]
+    while stack:
+        st = stack.pop()
+        if st.is_terminal():
+            if st.returns()[mover] == 1.0:
+                return True
+            continue
+        if st.current_player != mover:
+            continue
+        for a in st.legal_actions():
+            c = st.clone()
+            c.apply(a)
+            stack.append(c)
+    return False
+
+
+def policy_turn_wins(s: kibitz.State, policy: list[tuple[str, float]], seed: int) -> bool:
+    """Does the rollout policy, playing the mover's turn from here, go out and win?"""
+    mover, s = s.current_player, s.clone()
+    while not s.is_terminal() and s.current_player == mover:
+        s.apply(s._s.heuristic_action(seed, policy))
+    return s.is_terminal() and s.returns()[mover] == 1.0
+
+
+def test_the_rollout_policy_goes_out_whenever_that_wins_the_match():
+    """Decisive moves (docs §7, `out_to_win=1`): in every meld-phase position of some heuristic
+    rounds (with uniform moves mixed in) whose hand is small enough for brute force, the policy
+    goes out and wins exactly when some run of the turn's decisions does; without the weight it
+    misses some of those wins."""
+    won = missed_without = positions = 0
+    for seed in range(40):
+        s = GAME.new_initial_state(seed)
+        rng = random.Random(seed)
+        while not s.is_terminal():
+            if s.is_chance():
+                s.apply(s.sample_chance(rng.randrange(1 << 30)))
+                continue
+            f = fields(s)
+            hand = f["hands"].split(",")[s.current_player]
+            if f["phase"] == "meld" and f["last_regular"] == "0" and len(hand.split(".")) <= 7:
+                positions += 1
+                wins = wins_by_going_out(s)
+                assert policy_turn_wins(s, [("out_to_win", 1.0)], seed) == wins, s.notation()
+                if wins:
+                    won += 1
+                    missed_without += not policy_turn_wins(s, [], seed)
+            legal = s.legal_actions()
+            s.apply(s._s.heuristic_action(rng.randrange(1 << 30)) if rng.random() < 0.8 else rng.choice(legal))
+    assert positions >= 200 and won >= 10 and missed_without >= 3, (positions, won, missed_without)
 
 
 def test_with_feed_the_rollout_policy_rarely_discards_what_the_next_seat_holds_a_pair_of():

@@ -177,7 +177,7 @@ class State {
   State after_observation(int seat, std::string_view seen, Rng& rng) const;
 
   // The rollout policy's weights (heuristic_action, docs §7), set at run time by name (game.h).
-  enum Weight { kNatural, kCompletes, kWildShort, kWildLong, kKnownPair, kFeed, kOutMargin, kWeights };
+  enum Weight { kNatural, kCompletes, kWildShort, kWildLong, kKnownPair, kFeed, kOutMargin, kOutToWin, kWeights };
   static constexpr std::array<PolicyWeight, kWeights> kPolicyWeights = {{
       {"natural", 20, 0, 200, "per natural a lay puts on the table"},
       {"canasta", 200, 0, 2000, "for a lay that completes a canasta"},
@@ -186,6 +186,7 @@ class State {
       {"known_pair", 60, 0, 1000, "worth of keeping a kind the next seat is known to hold a pair of"},
       {"feed", 0, 0, 100, "cost per pile tile of discarding a natural the next seat (an opponent) holds a pair of in the simulated deal"},
       {"out_margin", -10000, -10000, 10000, "lay down to the last tile (and so go out) only while the team's lead after going out, in points, is above this; the lowest value: always"},
+      {"out_to_win", 0, 0, 1, "1: go out whenever some run of this turn's decisions goes out and wins the match (a decisive move); 0: only as the lays fall"},
   }};
   static constexpr std::array<double, kWeights> kDefaultWeights = default_weights(kPolicyWeights);
   Action heuristic_action(Rng& rng, const double* weights) const;
@@ -352,6 +353,15 @@ class State {
   Action heuristic_discard(Rng& rng, const double* weights) const;
   Action heuristic_rank(Rng& rng, const double* weights) const;
   Action heuristic_shape(const double* weights) const;
+  // Decisive moves for the policy (out_to_win, docs §7): the first decision of a run of the
+  // mover's own decisions this turn (lays, then the last discard) that goes out and so ends the
+  // match with its team the winner; kNoAction if there is none, or none among the first
+  // kWinningRunNodes positions tried. Not named winning_action(): the search would then use it
+  // too (core/game.h), and that version lost in self-play (docs/strength.md).
+  static constexpr int kWinningRunNodes = 512;
+  Action going_out_win() const;
+  bool may_lay_out() const;
+  Action winning_run(int& budget) const;
   void validate_public() const;
   void validate() const;
   static State parse(std::string_view text, bool view, int& seat);
