@@ -868,6 +868,19 @@ def test_with_out_margin_the_rollout_policy_goes_out_only_while_its_team_is_ahea
     assert went_out_behind([("out_margin", 0.0)]) == 0
 
 
+def round_decisions(seeds):
+    """One round per seed, its chance drawn from random.Random(seed): yields (seed, state, rng)
+    at every decision, and the caller applies a move to the state before asking for the next."""
+    for seed in seeds:
+        s = GAME.new_initial_state(seed)
+        rng = random.Random(seed)
+        while not s.is_terminal():
+            if s.is_chance():
+                s.apply(s.sample_chance(rng.randrange(1 << 30)))
+                continue
+            yield seed, s, rng
+
+
 def wins_by_going_out(s: kibitz.State) -> bool:
     """Brute force: does some run of the mover's own decisions, from here to the end of its
     turn, end the match with its team the winner?"""
@@ -902,24 +915,17 @@ def test_the_rollout_policy_goes_out_whenever_that_wins_the_match():
     goes out and wins exactly when some run of the turn's decisions does; without the weight it
     misses some of those wins."""
     won = missed_without = positions = 0
-    for seed in range(40):
-        s = GAME.new_initial_state(seed)
-        rng = random.Random(seed)
-        while not s.is_terminal():
-            if s.is_chance():
-                s.apply(s.sample_chance(rng.randrange(1 << 30)))
-                continue
-            f = fields(s)
-            hand = f["hands"].split(",")[s.current_player]
-            if f["phase"] == "meld" and f["last_regular"] == "0" and len(hand.split(".")) <= 7:
-                positions += 1
-                wins = wins_by_going_out(s)
-                assert policy_turn_wins(s, [("out_to_win", 1.0)], seed) == wins, s.notation()
-                if wins:
-                    won += 1
-                    missed_without += not policy_turn_wins(s, [], seed)
-            legal = s.legal_actions()
-            s.apply(s._s.heuristic_action(rng.randrange(1 << 30)) if rng.random() < 0.8 else rng.choice(legal))
+    for seed, s, rng in round_decisions(range(40)):
+        f = fields(s)
+        hand = f["hands"].split(",")[s.current_player]
+        if f["phase"] == "meld" and f["last_regular"] == "0" and len(hand.split(".")) <= 7:
+            positions += 1
+            wins = wins_by_going_out(s)
+            assert policy_turn_wins(s, [("out_to_win", 1.0)], seed) == wins, s.notation()
+            if wins:
+                won += 1
+                missed_without += not policy_turn_wins(s, [], seed)
+        s.apply(s._s.heuristic_action(rng.randrange(1 << 30)) if rng.random() < 0.8 else rng.choice(s.legal_actions()))
     assert positions >= 200 and won >= 10 and missed_without >= 3, (positions, won, missed_without)
 
 
@@ -1142,35 +1148,29 @@ def test_the_rollout_policys_lays_follow_its_rules_from_the_legal_moves():
     unopened the lowest legal rank, once opened a legal rank or else a discard; a rank or a lay
     draws no random number, so every seed gives it."""
     seen = {"unopened rank": 0, "opened rank": 0, "discard": 0, "lay": 0, "done": 0}
-    for seed in range(30):
-        s = GAME.new_initial_state(seed)
-        rng = random.Random(seed)
-        while not s.is_terminal():
-            if s.is_chance():
-                s.apply(s.sample_chance(rng.randrange(1 << 30)))
-                continue
-            legal = s.legal_actions()
-            move = s._s.heuristic_action(seed)
-            assert move in legal
-            if len(legal) == 1:
-                assert move == legal[0]
-            f, text = fields(s), s.move_to_string(move)
-            if f["phase"] in ("meld", "take"):
-                ranks = [m for m in legal if s.move_to_string(m).startswith("rank:")]
-                opened = f["opened"].split(",")[s.current_player % 2] == "1"
-                if "done" in map(s.move_to_string, legal):
-                    assert text == "done"
-                    seen["done"] += 1
-                elif not opened and ranks:
-                    assert move == min(ranks)
-                    seen["unopened rank"] += 1
-                elif move in ranks:
-                    seen["opened rank"] += 1
-                else:
-                    assert text.startswith("discard:")
-                    seen["discard"] += 1
-            if text.startswith(("rank:", "lay:")):
-                assert all(s._s.heuristic_action(other) == move for other in range(seed + 1, seed + 4))
-                seen["lay"] += text.startswith("lay:")
-            s.apply(move if rng.random() < 0.8 else rng.choice(legal))  # some uniform moves, for pickups and odd hands
+    for seed, s, rng in round_decisions(range(30)):
+        legal = s.legal_actions()
+        move = s._s.heuristic_action(seed)
+        assert move in legal
+        if len(legal) == 1:
+            assert move == legal[0]
+        f, text = fields(s), s.move_to_string(move)
+        if f["phase"] in ("meld", "take"):
+            ranks = [m for m in legal if s.move_to_string(m).startswith("rank:")]
+            opened = f["opened"].split(",")[s.current_player % 2] == "1"
+            if "done" in map(s.move_to_string, legal):
+                assert text == "done"
+                seen["done"] += 1
+            elif not opened and ranks:
+                assert move == min(ranks)
+                seen["unopened rank"] += 1
+            elif move in ranks:
+                seen["opened rank"] += 1
+            else:
+                assert text.startswith("discard:")
+                seen["discard"] += 1
+        if text.startswith(("rank:", "lay:")):
+            assert all(s._s.heuristic_action(other) == move for other in range(seed + 1, seed + 4))
+            seen["lay"] += text.startswith("lay:")
+        s.apply(move if rng.random() < 0.8 else rng.choice(legal))  # some uniform moves, for pickups and odd hands
     assert min(seen.values()) >= 10, seen
