@@ -61,12 +61,17 @@ def hand_features(f: dict[str, str], seat: int) -> list[float]:
 
 
 def count_play(
-    play: dict[str, Counter], state: kibitz.State, seat: int, action: int, group: str, discarded: tuple[str, int] | None
-) -> None:
-    """Adds one decision of `seat` (of `group`) to the play table; `discarded` is the discard
-    this seat's turn follows, if it came from the previous seat."""
-    f = fields(state)
-    move = state.move_to_string(action)
+    play: dict[str, Counter],
+    f: dict[str, str],
+    state: kibitz.State,
+    seat: int,
+    move: str,
+    group: str,
+    discarded: tuple[str, int] | None,
+) -> tuple[str, int] | None:
+    """Adds one decision of `seat` (of `group`; `f` the position's fields, `move` the move's
+    text) to the play table. `discarded` is the discard this decision's turn follows (its
+    group, and the pile it topped in tiles); returns the one the next decision follows."""
     c = play[group]
     if f["phase"] == "draw":
         c["turns"] += 1
@@ -84,16 +89,8 @@ def count_play(
         c["discard_at_once"] += move.startswith("discard:")
     if move.startswith("discard:"):
         c["discards"] += 1
-
-
-def discard_of(state: kibitz.State, action: int, group: str, last: tuple[str, int] | None) -> tuple[str, int] | None:
-    """After this decision: the discard the next seat's turn follows (its group, and the pile
-    it then tops in tiles), None once that turn has begun."""
-    move = state.move_to_string(action)
-    if move.startswith("discard:"):
-        f = fields(state)
         return group, (0 if f["pile"] in ("-", "") else len(f["pile"].split("."))) + (f["top"] != "-") + 1
-    return last if fields(state)["phase"] == "copies" else None
+    return discarded if f["phase"] == "copies" else None  # the discarder's copies decision
 
 
 def main() -> None:
@@ -121,10 +118,11 @@ def main() -> None:
         discarded: tuple[str, int] | None = None  # the group of the last discard, and the pile it topped
         for action in record.actions:
             seat = state.current_player
-            if not state.is_chance():
-                count_play(play, state, seat, action, "bot" if record.specs[seat] == args.bot else "others", discarded)
-                discarded = discard_of(state, action, "bot" if record.specs[seat] == args.bot else "others", discarded)
-            true = fields(state) if not state.is_chance() and record.specs[seat] == args.bot else None
+            f = None if state.is_chance() else fields(state)
+            if f is not None:
+                group = "bot" if record.specs[seat] == args.bot else "others"
+                discarded = count_play(play, f, state, seat, state.move_to_string(action), group, discarded)
+            true = f if f is not None and record.specs[seat] == args.bot else None
             if true is not None and true["phase"] == "draw" and rng.random() < 0.5:
                 deals = [fields(state.determinize(seat, rng.getrandbits(63))) for _ in range(args.deals)]
                 for other, role in ((seat + 1) % 4, "opponent"), ((seat + 3) % 4, "opponent"), ((seat + 2) % 4, "partner"):

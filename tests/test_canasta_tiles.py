@@ -885,20 +885,7 @@ def wins_by_going_out(s: kibitz.State) -> bool:
     """Brute force: does some run of the mover's own decisions, from here to the end of its
     turn, end the match with its team the winner?"""
     mover = s.current_player
-    stack = [s]
-    while stack:
-        st = stack.pop()
-        if st.is_terminal():
-            if st.returns()[mover] == 1.0:
-                return True
-            continue
-        if st.current_player != mover:
-            continue
-        for a in st.legal_actions():
-            c = st.clone()
-            c.apply(a)
-            stack.append(c)
-    return False
+    return any(end.is_terminal() and end.returns()[mover] == 1.0 for end in turn_ends(s))
 
 
 def policy_turn_wins(s: kibitz.State, policy: list[tuple[str, float]], seed: int) -> bool:
@@ -956,20 +943,15 @@ def engine_turn_ends(s: kibitz.State, first: str | None = None) -> set:
     return engine_turn_paths(s, first)[0]
 
 
-def engine_turn_paths(s: kibitz.State, first: str | None = None) -> tuple[set, int]:
-    """engine_turn_ends and the number of sub-decision sequences that reach them."""
+def turn_ends(s: kibitz.State):
+    """The state at the end of every sequence of the mover's sub-decisions from `s` (the end of
+    its turn, or of the match), one per sequence, depth first."""
     mover = s.current_player
-    if first is not None:
-        s = play(s.clone(), first)
-    out = set()
-    paths = 0
     stack = [s]
     while stack:
         st = stack.pop()
         if st.is_terminal() or st.current_player != mover:
-            f = fields(st)
-            out.add((team_melds(st, mover % 2), counts(f["hands"].split(",")[mover]), KIND[f["top"]], f["opened"].split(",")[mover % 2] == "1"))
-            paths += 1
+            yield st
             continue
         legal = st.legal_actions()
         assert legal, st.notation()  # every offered sub-decision can be completed
@@ -977,6 +959,19 @@ def engine_turn_paths(s: kibitz.State, first: str | None = None) -> tuple[set, i
             c = st.clone()
             c.apply(a)
             stack.append(c)
+
+
+def engine_turn_paths(s: kibitz.State, first: str | None = None) -> tuple[set, int]:
+    """engine_turn_ends and the number of sub-decision sequences that reach them."""
+    mover = s.current_player
+    if first is not None:
+        s = play(s.clone(), first)
+    out = set()
+    paths = 0
+    for st in turn_ends(s):
+        f = fields(st)
+        out.add((team_melds(st, mover % 2), counts(f["hands"].split(",")[mover]), KIND[f["top"]], f["opened"].split(",")[mover % 2] == "1"))
+        paths += 1
     return out, paths
 
 
