@@ -97,6 +97,14 @@ ABLATIONS = [
     Row("yucata-4p-none", "yucata", ("uct:iterations=5000", *G3), 400, 71, "no shaping", 4, RANDOM_LAYOUT),
     Row("yucata-4p-rank", "yucata", ("uct:iterations=5000,shaping=rank,shaping_weight=0.5", *G3), 400, 71, "rank shaping 0.5", 4,
         RANDOM_LAYOUT),
+    # The adaptive opponent model, at the preset's 20,000 iterations: with and without it, against three
+    # policy bots (a family the choice was made on) and three greedy players (the target row's deals).
+    Row("yucata-4p-policy-adaptive", "yucata", (YU_4P, "policy", "policy", "policy"), 200, 640, "the adaptive opponent model", 4,
+        RANDOM_LAYOUT),
+    Row("yucata-4p-policy-fixed", "yucata", (YU_4P + ",opponent_model=fixed", "policy", "policy", "policy"), 200, 640,
+        "the fixed one (version 1)", 4, RANDOM_LAYOUT),
+    Row("yucata-4p-greedy-fixed", "yucata", (YU_4P + ",opponent_model=fixed", *G3), 400, 206, "the fixed one (version 1)", 4,
+        RANDOM_LAYOUT),
 ]
 # The issue allows 1 s a decision in place of 20,000 iterations: the presets at the iterations
 # that 1 s of one core gives here in the positions of real games (bench/match_rates.py), on the

@@ -77,8 +77,10 @@ def test_a_seed_passed_in_must_fit_too():
 
 
 def core_fields(params: object) -> dict[str, object]:
-    """The C++ search parameters' fields (the search's stop flag, progress and plug-in hooks aside)."""
-    return {n: getattr(params, n) for n in dir(params) if not n.startswith("_") and n not in ("stop", "progress", "set_plugin")}
+    """The C++ search parameters' fields (the search's stop flag, progress, plug-in hooks and the
+    per-decision opponent shares, which State.search sets, aside)."""
+    hooks = ("stop", "progress", "set_plugin", "opponent_shares")
+    return {n: getattr(params, n) for n in dir(params) if not n.startswith("_") and n not in hooks}
 
 
 def test_the_parameter_table_drives_the_params_the_specs_the_protocol_and_the_tuning_space() -> None:

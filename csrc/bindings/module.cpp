@@ -146,6 +146,7 @@ PYBIND11_MODULE(_core, m) {
 #undef KIBITZ_PARAM_PROPERTY
   }
   params_class.def_readwrite("policy", &search::Params::policy)
+      .def_readwrite("opponent_shares", &search::Params::opponent_shares)
       .def_readwrite("stop", &search::Params::stop)
       .def_readwrite("progress", &search::Params::progress);
   m.def("parameter_table", [] {

@@ -566,8 +566,9 @@ class Searcher {
   // proven losses are avoided while anything else is left; where the legal moves are the same
   // in every state the node stands for (the mover is the tree's observer, or the tree sees
   // everything), the node itself becomes proven: won if one move wins, lost if all lose. With
-  // Params::opponent_policy a seat outside the searching team plays, on that share of its
-  // visits, the rollout policy's move instead (a proven win is still taken first).
+  // Params::opponent_policy (or the seat's Params::opponent_shares entry) a seat outside the
+  // searching team plays, on that share of its visits, the rollout policy's move instead (a
+  // proven win is still taken first).
   Action select(const S& state, int player, int t, std::uint32_t& cursor, bool& created) {
     Tree& tree = trees_[t];
     const int obs = observer(t);
@@ -610,7 +611,8 @@ class Searcher {
       if (slot_[distinct_[i]] == kNoNode) distinct_[untried++] = distinct_[i];  // compacts untried to the front
     Action chosen_token;
     Action modelled = kNoAction;  // Params::opponent_policy: the rollout policy's move, played as it is
-    if (winning == kNoNode && params_.opponent_policy > 0 && my_team != root_team_ && rng_.uniform() < params_.opponent_policy)
+    const double modelled_share = opponent_share(player);
+    if (winning == kNoNode && modelled_share > 0 && my_team != root_team_ && rng_.uniform() < modelled_share)
       modelled = plugin_.chooses() ? policy_action<true>(state) : policy_action<false>(state);
     if (winning != kNoNode) {
       if (fixed_moves) tree[node].proven = tree[winning].proven;
@@ -899,6 +901,13 @@ class Searcher {
     return move != kNoAction ? move : uniform_random_action(state, rng_);
   }
 
+  // The share of `seat`'s tree decisions that follow the rollout policy (the opponent model).
+  double opponent_share(int seat) const {
+    const auto& shares = params_.opponent_shares;
+    if (shares.empty()) return params_.opponent_policy;
+    return static_cast<std::size_t>(seat) < shares.size() ? shares[static_cast<std::size_t>(seat)] : 0.0;
+  }
+
   // The rollout policy: a plug-in's (kPlugin, when it has one), or the game's with the weights of
   // Params::policy.
   template <bool kPlugin>
@@ -1114,6 +1123,17 @@ inline void check_ranges(const Params& params) {
 #undef KIBITZ_PARAM_RANGE
 }
 
+// Params::opponent_shares: empty, or one share in 0..1 per seat of the game.
+inline void check_opponent_shares(const Params& params, int players) {
+  const auto& shares = params.opponent_shares;
+  if (shares.empty()) return;
+  if (shares.size() != static_cast<std::size_t>(players))
+    throw OptionError("opponent_shares: one share per seat is needed (" + std::to_string(players) + "), got " + std::to_string(shares.size()));
+  for (std::size_t s = 0; s < shares.size(); ++s)
+    if (!(shares[s] >= 0 && shares[s] <= 1))
+      throw OptionError("opponent_shares: seat " + std::to_string(s) + "'s share must be in 0..1; got " + std::to_string(shares[s]));
+}
+
 // Searches `position` for the decision of `seat` (-1: the seat to move; at a simultaneous node
 // one of the choosing seats). Root parallelism: each thread grows its own trees from its own
 // seed; root statistics are summed. Deterministic for a given seed when the budget is
@@ -1129,6 +1149,7 @@ Result search(const S& position, const Params& params, int seat_to_search = -1) 
   if (params.iterations == 0 && params.time_limit_ms <= 0 && !params.stop)
     throw OptionError("search needs a budget: set iterations and/or time_limit_ms, or a stop flag");
   check_ranges(params);
+  check_opponent_shares(params, root.num_players());
   policy_weights<S>(params.policy);  // refuses an unknown weight before any thread starts
   check_plugin<S>(params.plugin);
   if (params.plugin && params.plugin->evaluate && params.rollout_depth > 0)  // else one of the two would be ignored

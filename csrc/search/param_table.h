@@ -54,6 +54,12 @@ enum class Backup { kMaxN, kParanoid };
 // searching seat's average strategy, duct the one final_move names.
 enum class Simultaneous { kDuct, kRegretMatching, kExp3 };
 
+// Where each other seat's share of rollout-policy moves in the tree (the opponent model) comes
+// from. kFixed: opponent_policy, the same for every seat. kAdaptive: the bots and the engine
+// estimate it per seat from the game so far (python/kibitz/opponents.py) and pass it in
+// Params::opponent_shares; a search given no estimate uses opponent_policy.
+enum class OpponentModel { kFixed, kAdaptive };
+
 // The algorithms that read a parameter, one bit per Algorithm.
 constexpr unsigned uses(Algorithm a) { return 1u << static_cast<unsigned>(a); }
 inline constexpr unsigned kEveryAlgorithm = uses(Algorithm::kSoIsmcts) | uses(Algorithm::kMoIsmcts) | uses(Algorithm::kPimc) | uses(Algorithm::kUct);
@@ -136,6 +142,10 @@ struct ParamRow {
     .help = "opponent model: at a decision of a seat outside the searching team the tree plays the rollout policy's move with "    \
             "this probability and selects by UCB1 otherwise; the searching team's own decisions always select by UCB1; 0 = off "   \
             "(max^n: every seat maximises)")                                                                                        \
+  X(OpponentModel, opponent_model, "opponent_model", .choices = "fixed adaptive", .option = "OpponentModel",                      \
+    .help = "where each other seat's share of rollout-policy moves in the tree comes from: fixed (opponent_policy for every seat) " \
+            "or adaptive (estimated per seat from the game so far: how much more often than this bot's own search the seat "     \
+            "played the rollout policy's move)")                                                                                    \
   /* Policy-based inference (Solinas, Rebstock & Buro 2019): games with decision_log_likelihood (game.h). */ \
   X(int, infer_pool, "infer_pool", .value = 0, .low = 0, .high = 100'000, .algorithms = uses(Algorithm::kSoIsmcts) | uses(Algorithm::kMoIsmcts), \
     .option = "InferPool",                                                                                                            \

@@ -87,6 +87,11 @@ struct Params {
   // Weights of the game's rollout policy by name (the game's kPolicyWeights); the others keep
   // their defaults. An unknown name or a value out of range is an OptionError.
   std::vector<std::pair<std::string, double>> policy;
+  // The opponent model per seat (opponent_model=adaptive: the bots estimate it from the game so
+  // far, python/kibitz/opponents.py): entry s is the share of seat s's tree decisions that play
+  // the rollout policy's move, in place of opponent_policy; seats of the searching team are never
+  // modelled. Empty: every other seat plays opponent_policy.
+  std::vector<double> opponent_shares;
   const StopFlag* stop = nullptr;  // with no other budget the search runs until it is set
   Progress* progress = nullptr;
   // A rollout policy and/or leaf evaluator from a separately compiled module (search/plugin.h,

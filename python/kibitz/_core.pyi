@@ -328,12 +328,26 @@ class Params:
     def memory_mb(self, arg1: int) -> None:
         ...
     @property
+    def opponent_model(self) -> str:
+        """
+        where each other seat's share of rollout-policy moves in the tree comes from: fixed (opponent_policy for every seat) or adaptive (estimated per seat from the game so far: how much more often than this bot's own search the seat played the rollout policy's move)
+        """
+    @opponent_model.setter
+    def opponent_model(self, arg1: str) -> None:
+        ...
+    @property
     def opponent_policy(self) -> float:
         """
         opponent model: at a decision of a seat outside the searching team the tree plays the rollout policy's move with this probability and selects by UCB1 otherwise; the searching team's own decisions always select by UCB1; 0 = off (max^n: every seat maximises)
         """
     @opponent_policy.setter
     def opponent_policy(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def opponent_shares(self) -> list[float]:
+        ...
+    @opponent_shares.setter
+    def opponent_shares(self, arg0: collections.abc.Sequence[typing.SupportsFloat | typing.SupportsIndex]) -> None:
         ...
     @property
     def policy(self) -> list[tuple[str, float]]:

@@ -26,6 +26,7 @@ from kibitz import plugins
 from kibitz.errors import OptionError, shown
 from kibitz.experts import ExpertBot
 from kibitz.game import Move, SearchResult, State, View
+from kibitz.opponents import OpponentModel
 from kibitz.params import EVAL_PREFIX, POLICY_PREFIX, SearchParams, find_parameter, parse_number, weight_pairs
 
 if TYPE_CHECKING:  # importlib.resources.abc is Python 3.11+; annotations only
@@ -41,7 +42,10 @@ class Bot(Protocol):
     of its own seat (``view.seat``), chosen without seeing the other seats'. A bot that sets
     ``sees_everything = True`` receives the full :class:`State` instead, and at a simultaneous
     node its seat too (``act(state, seat)``); only the perfect-information baseline does that,
-    and match tables mark it.
+    and match tables mark it. A bot may also have ``observe_move(before, mover, move, seat)``:
+    the match runner then shows it every other seat's sequential decision (the move's text) with
+    its own seat's view before it (the full state if it sees everything), as the player at the
+    table sees it (:meth:`SearchBot.observe_move`).
     """
 
     name: str
@@ -97,13 +101,39 @@ class GreedyBot(_SeededBot):
         return state._s.greedy_choice(view.seat, seed, weights) if state.is_simultaneous() else state._s.greedy_action(seed, weights)
 
 
+class PolicyBot(_SeededBot):
+    """The search's rollout policy played as a bot: the game's heuristic move, on a deal of the
+    hidden cards drawn consistently with the bot's view (the policy may read other hands; a
+    view alone does not have them). ``policy`` sets the policy's weights by name
+    (``Game.policy_weights``; in a spec ``policy:policy.<name>=<v>``). A fast sparring partner:
+    what the search's playouts assume a player does."""
+
+    name = "policy"
+
+    def __init__(self, seed: int = 0, policy: Any = ()) -> None:
+        super().__init__(seed)
+        self.policy = weight_pairs(policy, "policy bot weights")
+
+    def __repr__(self) -> str:
+        weights = "".join(f", {POLICY_PREFIX}{name}={value}" for name, value in self.policy)
+        return f"PolicyBot(seed={self._seed}{weights})"
+
+    def act(self, view: View) -> Move:
+        if view.state().is_simultaneous():
+            raise OptionError("the policy bot plays sequential decisions only; at a simultaneous node use greedy or a search")
+        deal = view.state().determinize(view.seat, self._rng.getrandbits(63))
+        return deal._s.heuristic_action(self._rng.getrandbits(63), list(self.policy))
+
+
 class SearchBot:
     """A search bot: UCT, PIMC, SO-ISMCTS or MO-ISMCTS with a :class:`SearchParams`.
 
     Each decision uses a fresh seed drawn from the bot's seed, so a game is reproducible.
     ``last_result`` keeps the statistics of the latest search. ``plugin``: a rollout policy
     and/or leaf evaluator (anything :func:`kibitz.plugins.load` takes), loaded here; a spec
-    sets it with ``plugin=<module>``.
+    sets it with ``plugin=<module>``. With ``opponent_model=adaptive`` the bot plays one game:
+    ``opponents`` (a :class:`kibitz.opponents.OpponentModel`, from its first call on) learns from
+    the other seats' moves, which :meth:`observe_move` reads.
     """
 
     def __init__(self, params: SearchParams, name: str | None = None, plugin: Any = None) -> None:
@@ -113,6 +143,7 @@ class SearchBot:
         self.sees_everything = params.algorithm == "uct"
         self._rng = random.Random(params.seed)
         self.last_result: SearchResult | None = None
+        self.opponents: OpponentModel | None = None
 
     def __repr__(self) -> str:
         """The name, and the parameters that differ from the defaults, as a spec would set them."""
@@ -128,8 +159,29 @@ class SearchBot:
         state = view if isinstance(view, State) else view.state()
         own = seat if isinstance(view, State) else view.seat
         searched = own if state.is_simultaneous() else None  # a sequential decision is the mover's
-        self.last_result = state.search(self.params.with_(seed=self._rng.getrandbits(63)), seat=searched, plugin=self.plugin)
+        model = self._opponent_model(state, state.current_player if own is None else own)
+        params = self.params.with_(seed=self._rng.getrandbits(63))
+        self.last_result = state.search(params, seat=searched, plugin=self.plugin, opponent_shares=None if model is None else model.shares())
         return self.last_result.action
+
+    def observe_move(self, before: View | State, mover: int, move: str, seat: int) -> None:
+        """Another seat's sequential decision ``move`` (its text) at ``before``, seen by this
+        bot at ``seat``: its view of the position, or the full state for a bot that sees
+        everything. The adaptive opponent model learns from it; without
+        ``opponent_model=adaptive`` nothing happens."""
+        if self.params.opponent_model != "adaptive" or mover == seat:
+            return
+        model = self._opponent_model(before if isinstance(before, State) else before.state(), seat)
+        assert model is not None
+        model.observe(before, mover, move)
+
+    def _opponent_model(self, state: State, seat: int) -> OpponentModel | None:
+        if self.params.opponent_model != "adaptive":
+            return None
+        if self.opponents is None:
+            teams = [state.team(s) for s in range(state.num_players)]
+            self.opponents = OpponentModel(seat, teams, self.params, seed=self._rng.getrandbits(63))
+        return self.opponents
 
 
 BUDGETS = ("iterations", "time_ms")
@@ -296,8 +348,15 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
         return _greedy(label, options, seed)
     if base_name == "expert":
         return ExpertBot.from_options(options, seed)
+    if base_name == "policy":
+        unknown = sorted(key for key in options if key != "seed" and not key.startswith(POLICY_PREFIX))
+        if unknown:
+            raise OptionError(f"bot 'policy' takes no options except seed and {POLICY_PREFIX}<name> weights; got {', '.join(unknown)}")
+        bot_seed = int(find_parameter("seed").parse(options["seed"], f"{label}: seed")) if "seed" in options else seed
+        weights = {key[len(POLICY_PREFIX) :]: parse_number(raw, float, f"{label}: {key}", "a number") for key, raw in options.items() if key != "seed"}
+        return PolicyBot(bot_seed, weights)
     if base_name not in ALGORITHM_NAMES:
-        known = sorted([*ALGORITHM_NAMES, "random", "greedy", "expert", *known_presets])
+        known = sorted([*ALGORITHM_NAMES, "random", "greedy", "expert", "policy", *known_presets])
         raise OptionError(f"unknown bot {name!r}; known bots: {', '.join(known)}")
     try:
         if "preset" in options:

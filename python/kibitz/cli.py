@@ -52,6 +52,7 @@ from kibitz.match import (
     replay,
     run_match,
     seat_bots,
+    showing_moves,
     status_progress,
 )
 from kibitz.params import EVAL_PREFIX, PARAMETERS, POLICY_PREFIX
@@ -403,10 +404,12 @@ def play_with_human(game: Game, bots: list[Bot], labels: list[str], seed: int, h
         decisions.append((s.clone(), len(actions)))
         return player.choose(s.view(seat), can_undo=len(decisions) > 1)
 
+    # The bots keep what an undone move showed them of the person's play.
+    show = showing_moves([None if seat == human else bot for seat, bot in enumerate(bots)], announce)
     undos = 0
     while True:
         try:
-            play_out(state, derive_seed(seed, "undo", undos) if undos else seed, decide, announce, (actions, moves))
+            play_out(state, derive_seed(seed, "undo", undos) if undos else seed, decide, show, (actions, moves))
             break
         except _Undo:
             decisions.pop()  # the decision being asked

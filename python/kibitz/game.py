@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Literal
@@ -578,6 +578,7 @@ class State:
         until_stopped: bool = False,
         seat: int | None = None,
         plugin: Any = None,
+        opponent_shares: Sequence[float] | None = None,
     ) -> SearchResult:
         """Searches the decision of ``seat`` (default: the seat to move) with ``params`` (a
         SearchParams). At a simultaneous node ``seat`` is required: one of the choosing seats,
@@ -589,7 +590,11 @@ class State:
         read while the search runs. ``until_stopped``: ignore the budgets of ``params`` and
         search until ``stop`` is set. ``plugin``: a rollout policy and/or leaf evaluator from
         outside kibitz, anything :func:`kibitz.plugins.load` takes (a module name such as
-        ``"kibitz.plugins.yak"``, a module, a :class:`kibitz.plugins.Plugin`)."""
+        ``"kibitz.plugins.yak"``, a module, a :class:`kibitz.plugins.Plugin`).
+        ``opponent_shares``: per seat, the share of its tree decisions that play the rollout
+        policy's move, in place of ``params.opponent_policy`` (what the bots of
+        ``opponent_model=adaptive`` pass: :mod:`kibitz.opponents`); the searching team's are not
+        read. An OptionError if there is not one share in 0..1 per seat."""
         if self.is_simultaneous():
             seats = self.choosing_seats()
             if seat not in seats:
@@ -605,6 +610,8 @@ class State:
             core.progress = progress
         if plugin is not None:
             core.set_plugin(plugins.load(plugin).capsule)
+        if opponent_shares is not None:
+            core.opponent_shares = [float(share) for share in opponent_shares]
         if until_stopped:
             if stop is None:
                 raise OptionError("until_stopped needs a stop flag")

@@ -116,11 +116,7 @@ def play_bots(
     actions: list[int] = []
     moves: list[str] = []
     play_out(
-        state,
-        seed,
-        lambda s, seat: bot_action(s, seat, bots[seat], names[seat]),
-        on_move,
-        (actions, moves) if record else None,
+        state, seed, lambda s, seat: bot_action(s, seat, bots[seat], names[seat]), showing_moves(bots, on_move), (actions, moves) if record else None
     )
     return GameRecord(
         game=game.name,
@@ -134,6 +130,29 @@ def play_bots(
         ranks=state.ranks(),
         bots_seed=bots_seed,
     )
+
+
+def showing_moves(bots: Sequence[Any], on_move: MoveHook | None = None) -> MoveHook:
+    """A move hook that shows every seat's sequential decision to the bots of the other seats
+    that have ``observe_move`` (the Bot protocol), each through its own seat's view (the full
+    state for a bot that sees everything), then calls ``on_move``. ``bots[i]`` plays seat i;
+    None for a seat no bot plays."""
+    observers = [(seat, bot) for seat, bot in enumerate(bots) if hasattr(bot, "observe_move")]
+
+    def show(before: State, action: int | dict[int, int]) -> None:
+        mover = before.current_player
+        if observers and isinstance(action, int) and mover >= 0:
+            for seat, bot in observers:
+                if seat == mover:
+                    continue
+                if getattr(bot, "sees_everything", False):
+                    bot.observe_move(before, mover, before.move_to_string(action), seat)
+                elif (seen := before.observation_text(seat, action)) != "?":
+                    bot.observe_move(before.view(seat), mover, seen, seat)
+        if on_move is not None:
+            on_move(before, action)
+
+    return show
 
 
 def play_out(

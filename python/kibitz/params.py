@@ -141,6 +141,7 @@ class SearchParams:
     progressive_history: float = _declared("progressive_history")
     progressive_bias: float = _declared("progressive_bias")
     opponent_policy: float = _declared("opponent_policy")
+    opponent_model: str = _declared("opponent_model")
     infer_pool: int = _declared("infer_pool")
     infer_turns: int = _declared("infer_turns")
     infer_temperature: float = _declared("infer_temperature")

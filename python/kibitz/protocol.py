@@ -20,6 +20,7 @@ from typing import TextIO
 from kibitz import __version__, plugins
 from kibitz.errors import IllegalMoveError, NotationError, OptionError, UnknownGameError, shown
 from kibitz.game import JOINT_SEPARATOR, Game, SearchProgress, SearchResult, State, StopFlag, games
+from kibitz.opponents import OpponentModel
 from kibitz.params import PARAMETERS, Parameter, SearchParams, find_parameter, parse_number
 
 ENGINE_NAME = f"kibitz {__version__}"
@@ -82,6 +83,9 @@ class Engine:
         self.seat = 0
         self.position: State | None = None  # what the engine searches (built from a view unless SeeAll)
         self.position_is_true = False  # the position is a full state given to the engine, not a guess from a view
+        # OpponentModel=adaptive: what the other seats' moves since the last newgame or position
+        # said (observe lines feed it); None until the first is seen.
+        self.opponents: OpponentModel | None = None
         self._search: threading.Thread | None = None
         self._answered = threading.Event()  # set just before bestmove: the search is over
         self.ugi = False  # UGI mode (section 11 of docs/protocol.md): perfect information, the engine plays both sides
@@ -184,7 +188,7 @@ class Engine:
     def _ugi_newgame(self) -> None:
         # startpos is the same every game: seat 0 (UGI's p1) starts unless the options say otherwise
         self.game = Game(self.ugi_game, players=2, **{"start": "0", **self.ugi_options})
-        self.seat, self.position = 0, None
+        self.seat, self.position, self.opponents = 0, None, None
 
     def _cmd_isready(self, args: list[str]) -> None:
         self.write("readyok")
@@ -272,7 +276,7 @@ class Engine:
         game = Game(name, players=players, **options)
         if not 0 <= seat < game.num_players:
             raise ProtocolError(f"newgame: seat {seat} does not exist; seats are 0..{game.num_players - 1}")
-        self.game, self.seat, self.position, self.ugi = game, seat, None, False
+        self.game, self.seat, self.position, self.ugi, self.opponents = game, seat, None, False, None
 
     def _cmd_position(self, args: list[str]) -> None:
         self._require_idle("position")
@@ -294,6 +298,7 @@ class Engine:
             # Unless SeeAll is on, the engine keeps only what its seat may know.
             state = full if self.sees_all else full.view(self.seat).state()
         self.position, self.position_is_true = state, args[0] == "state" and self.sees_all
+        self.opponents = None  # a position given whole comes without the moves that led to it
 
     def _ugi_position(self, args: list[str]) -> None:
         """``position startpos|fen <notation> [moves <m> ...]``; the engine plays the side to move."""
@@ -314,6 +319,7 @@ class Engine:
             except (IllegalMoveError, NotationError) as err:
                 raise ProtocolError(f"position: move {number} '{move}': {err}") from None
         self.position, self.seat, self.position_is_true = state, max(state.current_player, 0), True
+        self.opponents = None  # UGI: the engine plays whichever side is to move; the model stays fixed
 
     def _cmd_observe(self, args: list[str]) -> None:
         self._require_idle("observe")
@@ -333,7 +339,19 @@ class Engine:
             after.apply(seen)
         else:
             after = state.after_observation(self.seat, seen)
+        self._learn(state, seen)
         self.position = after
+
+    def _learn(self, before: State, seen: str) -> None:
+        """OpponentModel=adaptive: another seat's decision, as this seat saw it, for the model."""
+        assert self.game is not None
+        mover = before.current_player
+        if self.params.opponent_model != "adaptive" or self.ugi or mover < 0 or mover == self.seat or seen.strip() == "?":
+            return
+        if self.opponents is None:
+            teams = [before.team(s) for s in range(before.num_players)]
+            self.opponents = OpponentModel(self.seat, teams, self.params, seed=self.params.seed)
+        self.opponents.observe(before if self.sees_all else before.view(self.seat), mover, seen)
 
     def _cmd_go(self, args: list[str]) -> None:
         self._require_idle("go")
@@ -345,7 +363,8 @@ class Engine:
         self._stop.clear()
         self._stop_sent.clear()
         self._answered.clear()
-        self._search = threading.Thread(target=self._run_search, args=(state, params, until_stopped), daemon=True)
+        shares = self.opponents.shares() if self.opponents is not None and params.opponent_model == "adaptive" else None
+        self._search = threading.Thread(target=self._run_search, args=(state, params, until_stopped, shares), daemon=True)
         self._search.start()
 
     def _go_params(self, args: list[str]) -> tuple[SearchParams, bool]:
@@ -390,11 +409,11 @@ class Engine:
                 raise ProtocolError(f"go: {err}") from None
         return params, until_stopped
 
-    def _run_search(self, state: State, params: SearchParams, until_stopped: bool) -> None:
+    def _run_search(self, state: State, params: SearchParams, until_stopped: bool, opponent_shares: list[float] | None = None) -> None:
         """The search thread. It ends in exactly one ``bestmove``, or in one error line when
         anything fails; either way the engine is idle again (``go`` works) afterwards."""
         try:
-            result = self._search_reporting_progress(state, params, until_stopped)
+            result = self._search_reporting_progress(state, params, until_stopped, opponent_shares)
             value = result.root_value if result.stats else None  # a forced move (or no iteration) has no value
             report = self._info_lines(state, result.iterations, result.seconds, result.stats, value, result.nodes)
             answer = f"bestmove {state.move_to_string(result.action)}"
@@ -408,7 +427,9 @@ class Engine:
             self._answered.set()  # before the answer: a controller may reply to it at once
         self.write(answer)
 
-    def _search_reporting_progress(self, state: State, params: SearchParams, until_stopped: bool) -> SearchResult:
+    def _search_reporting_progress(
+        self, state: State, params: SearchParams, until_stopped: bool, opponent_shares: list[float] | None = None
+    ) -> SearchResult:
         progress = SearchProgress()
         finished = threading.Event()
         started = time.monotonic()
@@ -424,7 +445,9 @@ class Engine:
         reporter.start()
         try:
             seat = self.seat if state.is_simultaneous() else None  # at a joint node, this seat's own choice
-            return state.search(params, stop=self._stop, progress=progress, until_stopped=until_stopped, seat=seat, plugin=self.plugin)
+            return state.search(
+                params, stop=self._stop, progress=progress, until_stopped=until_stopped, seat=seat, plugin=self.plugin, opponent_shares=opponent_shares
+            )
         finally:
             finished.set()
             reporter.join()
