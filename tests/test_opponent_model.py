@@ -56,6 +56,16 @@ def test_an_unseen_seat_has_the_prior_share_and_the_own_team_none():
     assert team.shares()[2] == 0.0 and team.shares()[1] > 0
 
 
+def test_in_a_team_game_only_the_other_team_is_modelled():
+    game = kibitz.Game("canasta_tiles", players=4)
+    bots = seat_bots(["ismcts:iterations=200,opponent_model=adaptive", "greedy", "greedy", "greedy"], 3)
+    play_bots(game, bots, seed=3)
+    model = bots[0].opponents
+    assert isinstance(model, OpponentModel) and model.teams == [0, 1, 0, 1]
+    assert model.decisions[2] == 0 and model.decisions[1] > 10 and model.decisions[3] > 10
+    assert model.shares()[0] == model.shares()[2] == 0.0
+
+
 def test_the_model_tells_a_policy_player_from_a_searching_one():
     # Yucata', 4 players: seat 1 plays the rollout policy, seat 2 the search the model's
     # maximiser stands for (seat 0's own search), seat 3 at random. In all but at most one of the
@@ -111,7 +121,9 @@ def test_a_search_bot_without_the_adaptive_model_learns_nothing_and_plays_as_bef
     state = YUCATA4.new_initial_state(seed=2)
     fixed = make_bot("uct:iterations=300", seed=9)
     assert isinstance(fixed, SearchBot)
-    fixed.observe_move(state, state.current_player, state.move_to_string(state.legal_actions()[0]), (state.current_player + 1) % 4)
+    fixed.observe_move(
+        state, state.current_player, state.move_to_string(state.legal_actions()[0]), (state.current_player + 1) % 4
+    )
     assert fixed.opponents is None
 
 

@@ -82,11 +82,14 @@ class OpponentModel:
         return shares
 
     def observe(self, before: View | State, mover: int, move: str) -> None:
-        """Another seat's decision ``move`` (its text) made at ``before``."""
+        """Another seat's decision ``move`` (its text) made at ``before``; a partner's (the
+        searching team is never modelled) is not read."""
+        if self.teams[mover] == self.teams[self.seat]:
+            return
         known = before.state() if isinstance(before, View) else before
         observer = before.seat if isinstance(before, View) else None
         policy = self._policy_probability(known, observer, move)
-        maximiser = self._maximiser_probability(known, observer, mover, move)
+        maximiser = self._maximiser_probability(known, observer, move)
         if policy is None or maximiser is None:
             return  # the move does not fit the re-dealt cards: nothing to read
         self.decisions[mover] += 1
@@ -112,7 +115,7 @@ class OpponentModel:
             return None
         return (1 - UNIFORM_SHARE) * hits / valid + UNIFORM_SHARE / legal
 
-    def _maximiser_probability(self, known: State, observer: int | None, mover: int, move: str) -> float | None:
+    def _maximiser_probability(self, known: State, observer: int | None, move: str) -> float | None:
         deal = self._deal(known, observer)
         action = _action(deal, move)
         if action is None:
@@ -124,7 +127,9 @@ class OpponentModel:
             budget = {"iterations": max(MIN_MAXIMISER_ITERATIONS, int(self.params.iterations * MAXIMISER_SHARE)), "time_ms": 0.0}
         else:  # a bot searching by time: its maximiser too
             budget = {"iterations": 0, "time_ms": max(1.0, self.params.time_ms * MAXIMISER_SHARE)}
-        params = self.params.with_(**budget, threads=1, opponent_model="fixed", opponent_policy=0.0, seed=self._rng.getrandbits(63))
+        params = self.params.with_(
+            **budget, threads=1, opponent_model="fixed", opponent_policy=0.0, seed=self._rng.getrandbits(63)
+        )
         chosen = deal.search(params).action
         return (1 - UNIFORM_SHARE) * (chosen == action) + UNIFORM_SHARE / len(legal)
 
