@@ -144,8 +144,8 @@ struct ParamRow {
             "(max^n: every seat maximises)")                                                                                        \
   X(OpponentModel, opponent_model, "opponent_model", .choices = "fixed adaptive", .option = "OpponentModel",                      \
     .help = "where each other seat's share of rollout-policy moves in the tree comes from: fixed (opponent_policy for every seat) " \
-            "or adaptive (estimated per seat from the game so far: how much more often than this bot's own search the seat "     \
-            "played the rollout policy's move)")                                                                                    \
+            "or adaptive (estimated per seat from its moves so far in the game: how likely each was under the rollout policy "   \
+            "and under a search with this bot's parameters)")                                                                       \
   /* Policy-based inference (Solinas, Rebstock & Buro 2019): games with decision_log_likelihood (game.h). */ \
   X(int, infer_pool, "infer_pool", .value = 0, .low = 0, .high = 100'000, .algorithms = uses(Algorithm::kSoIsmcts) | uses(Algorithm::kMoIsmcts), \
     .option = "InferPool",                                                                                                            \

@@ -330,7 +330,7 @@ class Params:
     @property
     def opponent_model(self) -> str:
         """
-        where each other seat's share of rollout-policy moves in the tree comes from: fixed (opponent_policy for every seat) or adaptive (estimated per seat from the game so far: how much more often than this bot's own search the seat played the rollout policy's move)
+        where each other seat's share of rollout-policy moves in the tree comes from: fixed (opponent_policy for every seat) or adaptive (estimated per seat from its moves so far in the game: how likely each was under the rollout policy and under a search with this bot's parameters)
         """
     @opponent_model.setter
     def opponent_model(self, arg1: str) -> None:

@@ -171,16 +171,15 @@ class SearchBot:
         ``opponent_model=adaptive`` nothing happens."""
         if self.params.opponent_model != "adaptive" or mover == seat:
             return
-        model = self._opponent_model(before if isinstance(before, State) else before.state(), seat)
+        model = self._opponent_model(before, seat)
         assert model is not None
         model.observe(before, mover, move)
 
-    def _opponent_model(self, state: State, seat: int) -> OpponentModel | None:
+    def _opponent_model(self, position: View | State, seat: int) -> OpponentModel | None:
         if self.params.opponent_model != "adaptive":
             return None
         if self.opponents is None:
-            teams = [state.team(s) for s in range(state.num_players)]
-            self.opponents = OpponentModel(seat, teams, self.params, seed=self._rng.getrandbits(63))
+            self.opponents = OpponentModel.for_seat(position, seat, self.params, seed=self._rng.getrandbits(63))
         return self.opponents
 
 
@@ -301,12 +300,18 @@ def _check_set(bot: str, params: dict[str, Any]) -> None:
 
 def _greedy(label: str, options: dict[str, str], seed: int) -> GreedyBot:
     """The greedy bot of a spec's (or parameter set's) options: seed and eval.<name> weights."""
-    extra = [key for key in options if key != "seed" and not key.startswith(EVAL_PREFIX)]
+    return GreedyBot(*_seed_and_weights("greedy", "seed, preset", EVAL_PREFIX, label, options, seed))
+
+
+def _seed_and_weights(bot: str, allowed: str, prefix: str, label: str, options: dict[str, str], seed: int) -> tuple[int, dict[str, float]]:
+    """A heuristic bot's options: its seed (``seed`` unless the options set one) and its
+    ``<prefix><name>`` weights; any other key is an OptionError naming what ``allowed`` says."""
+    extra = sorted(key for key in options if key != "seed" and not key.startswith(prefix))
     if extra:
-        raise OptionError(f"bot 'greedy' takes no options except seed, preset and {EVAL_PREFIX}<name> weights; got {', '.join(sorted(extra))}")
+        raise OptionError(f"bot '{bot}' takes no options except {allowed} and {prefix}<name> weights; got {', '.join(extra)}")
     bot_seed = int(find_parameter("seed").parse(options["seed"], f"{label}: seed")) if "seed" in options else seed
-    weights = {key[len(EVAL_PREFIX) :]: parse_number(raw, float, f"{label}: {key}", "a number") for key, raw in options.items() if key != "seed"}
-    return GreedyBot(bot_seed, weights)
+    weights = {key[len(prefix) :]: parse_number(raw, float, f"{label}: {key}", "a number") for key, raw in options.items() if key != "seed"}
+    return bot_seed, weights
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
@@ -349,12 +354,7 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
     if base_name == "expert":
         return ExpertBot.from_options(options, seed)
     if base_name == "policy":
-        unknown = sorted(key for key in options if key != "seed" and not key.startswith(POLICY_PREFIX))
-        if unknown:
-            raise OptionError(f"bot 'policy' takes no options except seed and {POLICY_PREFIX}<name> weights; got {', '.join(unknown)}")
-        bot_seed = int(find_parameter("seed").parse(options["seed"], f"{label}: seed")) if "seed" in options else seed
-        weights = {key[len(POLICY_PREFIX) :]: parse_number(raw, float, f"{label}: {key}", "a number") for key, raw in options.items() if key != "seed"}
-        return PolicyBot(bot_seed, weights)
+        return PolicyBot(*_seed_and_weights("policy", "seed", POLICY_PREFIX, label, options, seed))
     if base_name not in ALGORITHM_NAMES:
         known = sorted([*ALGORITHM_NAMES, "random", "greedy", "expert", "policy", *known_presets])
         raise OptionError(f"unknown bot {name!r}; known bots: {', '.join(known)}")

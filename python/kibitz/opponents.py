@@ -66,6 +66,12 @@ class OpponentModel:
         self.log_posterior = [[PRIOR_POWER * math.log1p(-p) if p < 1 else -math.inf for p in GRID] for _ in self.teams]
         self.decisions = [0] * len(self.teams)
 
+    @classmethod
+    def for_seat(cls, position: View | State, seat: int, params: SearchParams, seed: int = 0) -> OpponentModel:
+        """The model of ``seat``'s game, whose teams ``position`` (a view or a state of it) gives."""
+        state = position.state() if isinstance(position, View) else position
+        return cls(seat, [state.team(s) for s in range(state.num_players)], params, seed)
+
     def __repr__(self) -> str:
         return f"OpponentModel(seat={self.seat}, decisions seen {self.decisions}, shares={[round(p, 3) for p in self.shares()]})"
 
@@ -105,10 +111,10 @@ class OpponentModel:
         legal = 1
         for _ in range(POLICY_SAMPLES):
             deal = self._deal(known, observer)
-            action = _action(deal, move)
-            if action is None:
+            found = _legal_action(deal, move)
+            if found is None:
                 continue
-            legal = len(deal.legal_actions())
+            action, legal = found
             valid += 1
             hits += deal._s.heuristic_action(self._rng.getrandbits(63), list(self.params.policy)) == action
         if not valid:
@@ -117,11 +123,11 @@ class OpponentModel:
 
     def _maximiser_probability(self, known: State, observer: int | None, move: str) -> float | None:
         deal = self._deal(known, observer)
-        action = _action(deal, move)
-        if action is None:
+        found = _legal_action(deal, move)
+        if found is None:
             return None
-        legal = deal.legal_actions()
-        if len(legal) == 1:
+        action, legal = found
+        if legal == 1:
             return 1.0
         if self.params.iterations:
             budget = {"iterations": max(MIN_MAXIMISER_ITERATIONS, int(self.params.iterations * MAXIMISER_SHARE)), "time_ms": 0.0}
@@ -131,13 +137,15 @@ class OpponentModel:
             **budget, threads=1, opponent_model="fixed", opponent_policy=0.0, seed=self._rng.getrandbits(63)
         )
         chosen = deal.search(params).action
-        return (1 - UNIFORM_SHARE) * (chosen == action) + UNIFORM_SHARE / len(legal)
+        return (1 - UNIFORM_SHARE) * (chosen == action) + UNIFORM_SHARE / legal
 
 
-def _action(state: State, move: str) -> int | None:
-    """The move's action id in ``state``, or None where it is not legal there."""
+def _legal_action(state: State, move: str) -> tuple[int, int] | None:
+    """The move's action id in ``state`` and the number of legal actions there, or None where
+    the move is not legal there."""
     try:
         action = state.parse_move(move)
     except (IllegalMoveError, NotationError):
         return None
-    return action if action in state.legal_actions() else None
+    legal = state.legal_actions()
+    return (action, len(legal)) if action in legal else None

@@ -349,8 +349,7 @@ class Engine:
         if self.params.opponent_model != "adaptive" or self.ugi or mover < 0 or mover == self.seat or seen.strip() == "?":
             return
         if self.opponents is None:
-            teams = [before.team(s) for s in range(before.num_players)]
-            self.opponents = OpponentModel(self.seat, teams, self.params, seed=self.params.seed)
+            self.opponents = OpponentModel.for_seat(before, self.seat, self.params, seed=self.params.seed)
         self.opponents.observe(before if self.sees_all else before.view(self.seat), mover, seen)
 
     def _cmd_go(self, args: list[str]) -> None:
