@@ -11,7 +11,8 @@ bot's last decision with the opponent's true hand: was there a move after which 
 had no completing move (an avoidable loss), or did every move leave one (decided earlier)? For
 the avoidable ones it prints, from the bot's own view (--deals uniform determinizations), the
 share of deals in which the opponent completes a line after the move played and after the
-best of the safe moves: what the bot could have known.
+best of the safe moves: what the bot could have known. It also splits the bot's win share by
+whether it moved first (docs/strength.md, "Screens against the choice families").
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import sys
 import kibitz
 from kibitz.match import initial_state
 from kibitz.records import read_records
+from kibitz.stats import wilson_ci
 
 
 def sample_chance(state: kibitz.State, rng: random.Random) -> None:
@@ -69,6 +71,7 @@ def main() -> None:
     game = kibitz.Game("just4fun_colours", players=2)
     games = losses = decided = 0
     avoidable: list[tuple[float, float]] = []
+    shares: dict[bool, list[float]] = {True: [], False: []}  # by whether the bot moved first
     with open(args.records) as lines:
         for record in read_records(lines):
             if args.bot not in record.specs:
@@ -76,10 +79,11 @@ def main() -> None:
             games += 1
             me = record.specs.index(args.bot)
             opponent = 1 - me
+            state = initial_state(game, record.seed)
+            shares[state.current_player == me].append(record.returns[me])
             if record.returns[me] >= 0.5:
                 continue
             losses += 1
-            state = initial_state(game, record.seed)
             last = None
             for action in record.actions:
                 if not state.is_chance() and state.current_player == me:
@@ -110,6 +114,11 @@ def main() -> None:
         sys.exit(f"no record in {args.records} has a seat labelled {args.bot!r}")
     lost_next = decided + len(avoidable)
     print(f"{games} games of {args.bot!r}: {losses} lost, {lost_next} to a line on the opponent's next move")
+    for first, label in ((True, "moving first"), (False, "moving second")):
+        if shares[first]:
+            share = wilson_ci(shares[first])
+            interval = "" if share.low is None else f" ({share.low:.1%}..{share.high:.1%})"
+            print(f"  {label}: won {share.mean:.1%}{interval} of {len(shares[first])}")
     print(f"  decided before the last decision (every move left the opponent a completing move): {decided}")
     print(f"  avoidable at the last decision (a move left none): {len(avoidable)}")
     for played_share, safe_share in avoidable:
