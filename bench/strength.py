@@ -43,7 +43,7 @@ class Row:
 
 
 J4 = "ismcts:preset=just4fun_colours/strong"
-J4_4P = "ismcts:preset=just4fun_colours/strong-4p"
+J4_NOBLOCK = J4 + ",policy.block=0"  # version 1 of strong-4p (version 2 is strong again)
 YU = "uct:preset=yucata/strong"
 YU_4P = "uct:preset=yucata/strong-4p"
 CA = "ismcts:preset=canasta_tiles/strong"
@@ -54,9 +54,10 @@ ROWS = [
     Row("j4fc-2p-greedy", "just4fun_colours", (J4, "greedy"), 400, 201, ">= 90 %"),
     Row("j4fc-2p-expert", "just4fun_colours", (J4, "expert"), 400, 202, ">= 80 %"),
     Row("j4fc-4p-greedy", "just4fun_colours", (J4, "greedy", "greedy", "greedy"), 200, 203, ">= 50 %", players=4),
-    Row("j4fc-4p-greedy-noblock", "just4fun_colours", (J4_4P, "greedy", "greedy", "greedy"), 200, 203, ">= 50 %", players=4),
+    Row("j4fc-4p-greedy-noblock", "just4fun_colours", (J4_NOBLOCK, "greedy", "greedy", "greedy"), 200, 203, ">= 50 %", players=4),
     Row("j4fc-4p-expert", "just4fun_colours", (J4, "expert", "expert", "expert"), 200, 204, ">= 40 %", players=4),
-    Row("j4fc-4p-expert-noblock", "just4fun_colours", (J4_4P, "expert", "expert", "expert"), 200, 204, ">= 40 %", players=4),
+    Row("j4fc-4p-expert-more", "just4fun_colours", (J4, "expert", "expert", "expert"), 400, 216, ">= 40 %", players=4),
+    Row("j4fc-4p-expert-noblock", "just4fun_colours", (J4_NOBLOCK, "expert", "expert", "expert"), 200, 204, ">= 40 %", players=4),
     Row("yucata-2p-expert", "yucata", (YU, "expert"), 200, 205, ">= 95 %"),
     Row("yucata-4p-greedy", "yucata", (YU_4P, "greedy", "greedy", "greedy"), 400, 206, ">= 55 %", 4, RANDOM_LAYOUT),
     Row("yucata-4p-expert", "yucata", (YU_4P, "expert", "expert", "expert"), 400, 207, ">= 45 %", 4, RANDOM_LAYOUT),

@@ -6,6 +6,7 @@ import pytest
 
 import kibitz
 from kibitz import OptionError, SearchParams
+from kibitz.bots import BOTS_PATH, write_parameter_set
 
 
 def params_of(spec: str) -> SearchParams:
@@ -33,10 +34,12 @@ def test_a_time_given_alone_is_the_whole_budget(spec, iterations, time_ms):
     assert (p.to_core().iterations, p.to_core().time_ms) == (iterations, time_ms)
 
 
-def test_a_preset_takes_policy_weights_from_the_spec_and_keeps_its_own_under_a_new_budget():
+def test_a_preset_takes_policy_weights_from_the_spec_and_keeps_its_own_under_a_new_budget(tmp_path, monkeypatch):
     p = params_of("ismcts:preset=just4fun_colours/fast,policy.block=0")
     assert p.iterations == 2000 and dict(p.policy) == {"block": 0.0}
-    p = params_of("ismcts:preset=just4fun_colours/strong-4p,time_ms=300")  # the preset sets policy.block=0
+    write_parameter_set(tmp_path, "just4fun_colours", "noblock", "ismcts", {"iterations": 20000, "policy.block": 0}, {}, {})
+    monkeypatch.setenv(BOTS_PATH, str(tmp_path))
+    p = params_of("ismcts:preset=just4fun_colours/noblock,time_ms=300")
     assert (p.iterations, p.time_ms) == (0, 300.0) and dict(p.policy) == {"block": 0.0}
 
 

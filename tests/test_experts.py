@@ -177,24 +177,25 @@ def pays_for(state: kibitz.State, player: int, fields_: set[int]) -> bool:
     return any(hand.count(COLOUR_OF[f]) >= (0 if cells[f] == ".." else int(cells[f][1])) + 1 for f in fields_)
 
 
-def threat_positions(count: int) -> list[tuple[kibitz.State, set[str]]]:
-    """Positions from seeded greedy games where the mover cannot win at once, the opponent
-    completes a line next turn in at least half of 50 deals consistent with the mover's view
-    (``State.determinize``), and some placement leaves the opponent no winning field. With
+def threat_positions(count: int, players: int = 2) -> list[tuple[kibitz.State, set[str]]]:
+    """Positions from seeded greedy games where the mover cannot win at once, the next seat
+    completes a line on its turn in at least half of 50 deals consistent with the mover's view
+    (``State.determinize``), and some placement leaves the next seat no winning field. With
     the placements that do."""
     found = []
-    for seed in range(100):
-        for state in positions("just4fun_colours", 2, seed=seed, every=1):
+    for seed in range(200):
+        for state in positions("just4fun_colours", players, seed=seed, every=1):
             seat = state.current_player
-            threats = winning_fields(state, 1 - seat)
+            following = (seat + 1) % players
+            threats = winning_fields(state, following)
             if not threats or winning_fields(state, seat) & {state.parse_move(m) for m in state.legal_moves()}:
                 continue
-            odds = sum(pays_for(state.determinize(seat, k), 1 - seat, threats) for k in range(50)) / 50
+            odds = sum(pays_for(state.determinize(seat, k), following, threats) for k in range(50)) / 50
             good = set()
             for move in state.legal_moves():
                 after = state.clone()
                 after.apply(move)
-                if not winning_fields(after, 1 - seat):
+                if not winning_fields(after, following):
                     good.add(move)
             if odds >= 0.5 and good:
                 found.append((state, good))
