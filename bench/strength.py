@@ -61,6 +61,7 @@ ROWS = [
     Row("yucata-2p-expert", "yucata", (YU, "expert"), 200, 205, ">= 95 %"),
     Row("yucata-4p-greedy", "yucata", (YU_4P, "greedy", "greedy", "greedy"), 400, 206, ">= 55 %", 4, RANDOM_LAYOUT),
     Row("yucata-4p-expert", "yucata", (YU_4P, "expert", "expert", "expert"), 400, 207, ">= 45 %", 4, RANDOM_LAYOUT),
+    Row("yucata-4p-expert-more", "yucata", (YU_4P, "expert", "expert", "expert"), 400, 217, ">= 45 %", 4, RANDOM_LAYOUT),
     Row("yucata-4p-default-search", "yucata", (YU_4P, "greedy", "greedy", "greedy"), 400, 213, "each seat above greedy's", 4,
         DEFAULT_LAYOUT_START_0, by_seat=True),
     Row("yucata-4p-default-greedy", "yucata", ("greedy", "greedy", "greedy", "greedy"), 400, 213, "(greedy's own seat rates)", 4,
