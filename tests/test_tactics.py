@@ -28,16 +28,22 @@ def test_the_issue_positions_with_an_immediate_win_are_won_at_2000_iterations(no
         assert result.move == "f1" and result.stats[0].proof == "win"
 
 
+def blocks_played(found: list[tuple[kibitz.State, set[str]]], seeds: range) -> tuple[int, int]:
+    """How many of the 20,000-iteration searches from the mover's view, one per position and
+    seed, play a block; and how many were run."""
+    blocked = tried = 0
+    for state, good in found:
+        view = state.view(state.current_player).state()
+        for seed in seeds:
+            blocked += view.search(SearchParams(iterations=20000, seed=seed)).move in good
+            tried += 1
+    return blocked, tried
+
+
 def test_forced_blocks_are_played_in_at_least_90_percent_of_seeds_at_20000_iterations():
     found = threat_positions(10)
     assert len(found) >= 10
-    blocked = tried = 0
-    for state, good in found:
-        seat = state.current_player
-        view = state.view(seat).state()
-        for seed in SEEDS:
-            blocked += view.search(SearchParams(iterations=20000, seed=seed)).move in good
-            tried += 1
+    blocked, tried = blocks_played(found, SEEDS)
     assert blocked >= 0.9 * tried, f"{blocked} of {tried}"
 
 
@@ -48,12 +54,7 @@ def test_four_player_forced_blocks_are_played_in_at_least_90_percent_of_seeds_at
     (`policy.block=0`, version 1 of `just4fun_colours/strong-4p`) blocked 121 of 150."""
     found = threat_positions(30, players=4)
     assert len(found) >= 30
-    blocked = tried = 0
-    for state, good in found:
-        view = state.view(state.current_player).state()
-        for seed in range(5):
-            blocked += view.search(SearchParams(iterations=20000, seed=seed)).move in good
-            tried += 1
+    blocked, tried = blocks_played(found, range(5))
     assert blocked >= 0.9 * tried, f"{blocked} of {tried}"
 
 
