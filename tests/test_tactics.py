@@ -28,14 +28,14 @@ def test_the_issue_positions_with_an_immediate_win_are_won_at_2000_iterations(no
         assert result.move == "f1" and result.stats[0].proof == "win"
 
 
-def blocks_played(found: list[tuple[kibitz.State, set[str]]], seeds: range) -> tuple[int, int]:
-    """How many of the 20,000-iteration searches from the mover's view, one per position and
-    seed, play a block; and how many were run."""
+def blocks_played(found: list[tuple[kibitz.State, set[str]]], params: SearchParams, seeds: range) -> tuple[int, int]:
+    """How many of the searches from the mover's view, one per position and seed, play a
+    block; and how many were run."""
     blocked = tried = 0
     for state, good in found:
         view = state.view(state.current_player).state()
         for seed in seeds:
-            blocked += view.search(SearchParams(iterations=20000, seed=seed)).move in good
+            blocked += view.search(params.with_(seed=seed)).move in good
             tried += 1
     return blocked, tried
 
@@ -43,18 +43,20 @@ def blocks_played(found: list[tuple[kibitz.State, set[str]]], seeds: range) -> t
 def test_forced_blocks_are_played_in_at_least_90_percent_of_seeds_at_20000_iterations():
     found = threat_positions(10)
     assert len(found) >= 10
-    blocked, tried = blocks_played(found, SEEDS)
+    blocked, tried = blocks_played(found, SearchParams(iterations=20000), SEEDS)
     assert blocked >= 0.9 * tried, f"{blocked} of {tried}"
 
 
 def test_four_player_forced_blocks_are_played_in_at_least_90_percent_of_seeds_at_20000_iterations():
     """The same suite at a four-player table: the next seat completes a line on its turn in at
-    least half of the deals the mover's view allows. The `strong` presets' search (rollouts
-    that answer the next seat's threats) blocked 137 of 150 when measured; rollouts that do not
-    (`policy.block=0`, version 1 of `just4fun_colours/strong-4p`) blocked 121 of 150."""
+    least half of the deals the mover's view allows, searched with the four-player preset.
+    Its version 2 (rollouts that answer the next seat's threats, as `strong`) blocked 137 of 150
+    when measured; version 1 (`policy.block=0`) blocked 121 of 150."""
     found = threat_positions(30, players=4)
     assert len(found) >= 30
-    blocked, tried = blocks_played(found, range(5))
+    preset = kibitz.make_bot("ismcts:preset=just4fun_colours/strong-4p")
+    assert isinstance(preset, kibitz.SearchBot)
+    blocked, tried = blocks_played(found, preset.params, range(5))
     assert blocked >= 0.9 * tried, f"{blocked} of {tried}"
 
 
