@@ -1,11 +1,12 @@
 """Search enhancements of issue 10: MAST rollouts, Progressive History, progressive bias from the
-rollout policy, the opponent model and paranoid backups.
+rollout policy, the opponent model, paranoid backups and best-reply search.
 
 Each test checks a mode against its definition on a small position: the MAST table after a
 known number of simulated games, the Progressive History term deciding one selection, a
 heavy progressive bias selecting the policy's move, the opponent model's move values against a
 brute-force search that models the opponent the same way, and paranoid proofs against a
-brute-force paranoid search of a Yucata' endgame.
+brute-force paranoid search of a Yucata' endgame, and best-reply search against paranoid where
+one opponent moves at a time and in that endgame.
 """
 
 from __future__ import annotations
@@ -257,10 +258,47 @@ def test_paranoid_proofs_and_choice_agree_with_a_brute_force_paranoid_search():
         assert all(x.proof is None for x in maxn.stats)
 
 
+# -- best-reply search ---------------------------------------------------------------------------
+
+
+def test_where_one_opponent_moves_between_the_searching_teams_turns_best_reply_is_paranoid():
+    # two players, and tile Canasta's two teams (partners sit apart): each run of opponents'
+    # turns is one seat, which then replies with no node of its own
+    s = J4FC.new_initial_state(seed=5)
+    for algorithm in ("so_ismcts", "uct"):
+        paranoid = s.search(SearchParams(algorithm=algorithm, iterations=1500, seed=3, backup="paranoid"))
+        assert s.search(SearchParams(algorithm=algorithm, iterations=1500, seed=3, backup="best_reply")).stats == paranoid.stats
+    c = kibitz.Game("canasta_tiles", players=4).new_initial_state(seed=2)
+    paranoid = c.search(SearchParams(iterations=800, seed=4, backup="paranoid"))
+    assert c.search(SearchParams(iterations=800, seed=4, backup="best_reply")).stats == paranoid.stats
+
+
+def test_best_reply_proves_nothing_below_a_replier_and_finds_the_replies_that_beat_the_searcher():
+    """In the paranoid endgame the coalition beats moves 0, 1 and 2 (paranoid proves them lost)
+    and max^n plays 2. Under best reply one opponent at a time is enough to make those three
+    score low, so the search plays 5 as paranoid does; but a replier node's states also differ
+    by the policy moves of the seats that did not reply, so it is never proven and no loss
+    reaches the root."""
+    s = kibitz.Game("yucata", players=4, layout="random").state_from_notation(PARANOID_POSITION)
+    for seed in range(3):
+        result = s.search(SearchParams(algorithm="uct", iterations=3000, seed=seed, backup="best_reply"))
+        assert result.action == 5
+        assert all(x.proof is None for x in result.stats)
+        means = {x.action: x.mean_reward for x in result.stats}
+        assert means[5] > 0.5 and max(means[a] for a in (0, 1, 2)) < 0.3, means
+
+
+def test_best_reply_needs_a_single_tree():
+    s = J4FC4.new_initial_state(seed=1)
+    with pytest.raises(kibitz.OptionError, match="best_reply.*mo_ismcts"):
+        s.search(SearchParams(algorithm="mo_ismcts", iterations=100, backup="best_reply"))
+
+
 def test_new_parameters_reach_the_core_and_are_checked():
     core = SearchParams(backup="paranoid", mast=0.3, mast_epsilon=0.2, progressive_history=4.0, progressive_bias=2.0).to_core()
     assert core.backup == "paranoid"
     assert (core.mast, core.mast_epsilon, core.progressive_history, core.progressive_bias) == (0.3, 0.2, 4.0, 2.0)
+    assert SearchParams(backup="best_reply").to_core().backup == "best_reply"
     bad_values = (dict(backup="brs"), dict(mast=1.5), dict(mast_epsilon=-0.1), dict(progressive_history=101.0), dict(progressive_bias=-1.0))
     for bad in bad_values:
         with pytest.raises(kibitz.OptionError, match=next(iter(bad))):

@@ -14,7 +14,7 @@
 // huge benefit of decisive moves in Monte-Carlo Tree Search algorithms", CIG 2010. Optional, by
 // Params (docs/search_enhancements.md): MAST rollouts (Finnsson & Björnsson 2008), Progressive
 // History (Nijssen & Winands 2011), progressive bias from the rollout policy (Chaslot et al.
-// 2008) and paranoid backups (Nijssen & Winands 2013).
+// 2008), paranoid backups and best-reply search (Nijssen & Winands 2013; Schadd & Winands 2011).
 #pragma once
 #include <algorithm>
 #include <array>
@@ -205,6 +205,7 @@ template <Game S>
 class Searcher {
   static constexpr int kOmniscient = -1;  // observer of UCT/PIMC trees: sees every move
   static constexpr Action kHiddenDecision = S::kMaxActions;
+  static constexpr int kNoReplier = -1;
 
   struct Step {
     std::uint32_t node;
@@ -410,6 +411,12 @@ class Searcher {
     played_.clear();
     bool expanded = false;
     int proven = kUnproven;
+    // Best-reply search (single tree): the seat that makes every decision in the tree in the
+    // current run of opponents' turns, and whether the walk has passed a replier node, below which
+    // a state also depends on the policy moves of the seats that did not reply: nothing is proven.
+    const bool best_reply = params_.backup == Backup::kBestReply;
+    int replier = kNoReplier;
+    bool below_reply = false;
     while (!expanded && !state.is_terminal()) {
       const int player = state.current_player();
       if (player == kChancePlayer) {
@@ -433,6 +440,26 @@ class Searcher {
         if (player == kSimultaneousPlayer) {
           if (descend_joint(state, cursor, end_runs, proven)) break;
           continue;
+        }
+      }
+      if (best_reply) {
+        if (state.team(player) == root_team_) {
+          replier = kNoReplier;  // the opponents' turns are over
+        } else {
+          if (replier == kNoReplier) {
+            if (cursor[0] == kNoNode) break;
+            bool created = false;
+            const std::uint32_t segment_start = cursor[0];
+            replier = select_replier(state, cursor[0], created);
+            below_reply |= cursor[0] != segment_start;
+            if (created || cursor[0] == kNoNode) break;  // a new replier node: roll out from the first opponent's turn
+          }
+          if (player != replier) {  // a seat that does not reply plays the rollout policy, outside the tree
+            const Action move = plugin_.chooses() ? policy_action<true>(state) : policy_action<false>(state);
+            if (!history_.empty()) played_.push_back({player, move});
+            state.apply(move);
+            continue;
+          }
         }
       }
       const int acting = n_trees > 1 ? player : 0;
@@ -460,7 +487,7 @@ class Searcher {
     if (proven != kUnproven) {
       for (int p = 0; p < state.num_players(); ++p) reward[p] = state.team(p) == proven ? 1.0 : 0.0;
     } else if (state.is_terminal()) {
-      if (params_.solver) prove_terminal(state, cursor);
+      if (params_.solver && !below_reply) prove_terminal(state, cursor);
       reward_of(state, reward);
     } else if (play_out(state)) {
       reward_of(state, reward);
@@ -534,17 +561,17 @@ class Searcher {
   }
 
   // Whether a proven result, the team `winner` winning, is a win for a mover of team `team`: its own
-  // win under max^n; under paranoid, for the searching team its own, for every other seat any
-  // result the searching team loses.
+  // win under max^n; under paranoid and best reply, for the searching team its own, for every
+  // other seat any result the searching team loses.
   bool wins_for(int team, int winner) const {
-    if (params_.backup != Backup::kParanoid || team == root_team_) return winner == team;
+    if (params_.backup == Backup::kMaxN || team == root_team_) return winner == team;
     return winner != root_team_;
   }
 
-  // What each seat's nodes add (Params::backup): under paranoid, the searching team's reward for
-  // its members and its complement for every other seat.
+  // What each seat's nodes add (Params::backup): under paranoid and best reply, the searching
+  // team's reward for its members and its complement for every other seat.
   void back_up_values(const S& state, std::array<double, S::kMaxPlayers>& reward) const {
-    if (params_.backup != Backup::kParanoid) return;
+    if (params_.backup == Backup::kMaxN) return;
     const double mine = reward[root_seat_];
     for (int p = 0; p < state.num_players(); ++p) reward[p] = state.team(p) == root_team_ ? mine : 1 - mine;
   }
@@ -673,6 +700,47 @@ class Searcher {
     for (int i = 0; i < n; ++i)
       if (tokens_[i] == chosen_token && rng_.below(static_cast<std::uint32_t>(++matches)) == 0) pick = actions_[i];
     return pick;
+  }
+
+  // Best-reply search: at `cursor`, where a run of opponents' turns starts in `state`, the seat
+  // that replies in it, among the seats that move from here to the searching team's next turn
+  // (in seat order): an untried one first, else by UCB1 over the replier nodes' means of one minus
+  // the searching seat's reward. The walk enters the replier's node (`created` when new; the
+  // cursor kNoNode when the tree is full), except where one seat alone moves: that seat replies
+  // with no node of its own, so that two-team games search as under paranoid.
+  int select_replier(const S& state, std::uint32_t& cursor, bool& created) {
+    std::array<int, S::kMaxPlayers> seats;
+    int n_seats = 0;
+    for (int p = state.current_player(); state.team(p) != root_team_ && n_seats < state.num_players(); p = (p + 1) % state.num_players())
+      seats[n_seats++] = p;
+    if (n_seats == 1) return seats[0];
+    Tree& tree = trees_[0];
+    std::array<std::uint32_t, S::kMaxPlayers> child;
+    int untried = 0;
+    std::array<int, S::kMaxPlayers> untried_seats;
+    for (int i = 0; i < n_seats; ++i) {
+      child[i] = tree.find_child(cursor, kReplierToken | static_cast<Action>(seats[i]));
+      if (child[i] == kNoNode) untried_seats[untried++] = seats[i];
+    }
+    int seat;
+    if (untried > 0) {
+      seat = untried_seats[rng_.below(static_cast<std::uint32_t>(untried))];
+      cursor = tree.add_child(cursor, kReplierToken | static_cast<Action>(seat));
+      created = true;
+    } else {
+      const double log_visits = std::log(static_cast<double>(std::max<std::uint32_t>(tree[cursor].visits, 1)));
+      double best = -1e300;
+      int best_i = 0;
+      for (int i = 0; i < n_seats; ++i) {
+        const Node& node = tree[child[i]];
+        const double value = node.reward / node.visits + params_.exploration * std::sqrt(log_visits / node.visits);
+        if (value > best) best = value, best_i = i;
+      }
+      seat = seats[best_i];
+      cursor = child[best_i];
+    }
+    if (cursor != kNoNode) paths_[0].push_back({cursor, seat});
+    return seat;
   }
 
   // -- simultaneous nodes (SimultaneousGame; docs/architecture.md §4) ---------------------------
@@ -1155,6 +1223,8 @@ Result search(const S& position, const Params& params, int seat_to_search = -1) 
   if (params.plugin && params.plugin->evaluate && params.rollout_depth > 0)  // else one of the two would be ignored
     throw OptionError("rollout_depth: a plug-in's evaluator decides where rollouts stop (eval_depth); rollout_depth cuts them "
                       "off with the game's own evaluation instead: set one of the two");
+  if (params.backup == Backup::kBestReply && params.algorithm == Algorithm::kMoIsmcts)
+    throw OptionError("backup=best_reply needs one tree for every seat's moves: use so_ismcts, pimc or uct, not mo_ismcts");
   if constexpr (!HasCutoffEvaluation<S>)
     if (params.rollout_depth > 0) throw OptionError(std::string("rollout_depth: ") + S::kName + " declares no evaluation to cut rollouts off with");
   const auto start = Clock::now();

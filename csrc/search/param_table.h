@@ -41,7 +41,13 @@ enum class Shaping { kNone, kRank, kScore, kMargin };
 // Multi-Player Games", ICGA J. 2013): every seat outside the searching seat's team plays
 // against it, so its nodes add one minus the searching seat's reward, and the searching
 // team's nodes add that reward. With two teams whose rewards sum to 1 the two are the same.
-enum class Backup { kMaxN, kParanoid };
+// kBestReply: best-reply search in MCTS (Schadd & Winands, "Best Reply Search for Multiplayer
+// Games", IEEE TCIAIG 2011; in MCTS, Nijssen & Winands 2013; the other opponents playing a
+// policy move rather than passing, as Esser et al.'s BRS+, 2013): of the opponents' turns
+// between two turns of the searching team, one opponent (the replier, chosen in the tree)
+// plays against the searching seat as under paranoid and the others play the rollout policy's
+// move outside the tree. Single-tree algorithms only (not mo_ismcts).
+enum class Backup { kMaxN, kParanoid, kBestReply };
 
 // How each choosing seat selects at a simultaneous node, from its own statistics there
 // (decoupled; Lanctot, Lisý & Winands, "Monte Carlo Tree Search in Simultaneous Move Games with
@@ -121,9 +127,10 @@ struct ParamRow {
             "search's games) / 2), mixed in with shaping_weight")                                                                     \
   X(double, shaping_weight, "shaping_weight", .value = 0.25, .low = 0, .high = 1, .option = "ShapingWeight",                          \
     .help = "reward = (1 - w) * return + w * the shaped result; 0 = return only")                                                     \
-  X(Backup, backup, "backup", .choices = "maxn paranoid", .option = "Backup",                                                         \
-    .help = "what a node adds for the seat that chose it: maxn (its own reward) or paranoid (every seat outside the searching team "  \
-            "plays against it: one minus the searching seat's reward)")                                                               \
+  X(Backup, backup, "backup", .choices = "maxn paranoid best_reply", .option = "Backup",                                              \
+    .help = "what a node adds for the seat that chose it: maxn (its own reward), paranoid (every seat outside the searching team "    \
+            "plays against it: one minus the searching seat's reward) or best_reply (of the opponents' turns between two of the "    \
+            "searching team's, one opponent chosen in the tree plays against it, the others play the rollout policy; not mo_ismcts)") \
   /* MAST (Finnsson & Björnsson 2008), epsilon-greedy (Tak, Winands & Björnsson 2012). */ \
   X(double, mast, "mast", .value = 0, .low = 0, .high = 1, .option = "MAST",                                                          \
     .help = "MAST: this share of rollout decisions takes the mover's best action by its mean reward in the search so far "            \

@@ -210,7 +210,7 @@ class Params:
     @property
     def backup(self) -> str:
         """
-        what a node adds for the seat that chose it: maxn (its own reward) or paranoid (every seat outside the searching team plays against it: one minus the searching seat's reward)
+        what a node adds for the seat that chose it: maxn (its own reward), paranoid (every seat outside the searching team plays against it: one minus the searching seat's reward) or best_reply (of the opponents' turns between two of the searching team's, one opponent chosen in the tree plays against it, the others play the rollout policy; not mo_ismcts)
         """
     @backup.setter
     def backup(self, arg1: str) -> None:
