@@ -95,6 +95,11 @@ def test_the_games_declare_their_evaluation_weights() -> None:
     assert [w.name for w in kibitz.Game("yak").policy_weights] == ["stone", "colour", "crystal", "food", "level"]
 
 
+def test_a_weight_shows_its_name_default_and_range() -> None:
+    block = next(w for w in kibitz.Game("just4fun_colours").policy_weights if w.name == "block")
+    assert repr(block) == f"PolicyWeight(name='block', default={block.default!r}, low={block.low!r}, high={block.high!r})"
+
+
 @pytest.mark.parametrize("name,players", WEIGHTED)
 def test_each_evaluation_weight_is_read_and_the_defaults_set_by_name_change_nothing(name: str, players: int) -> None:
     """Every weight, moved off its default, changes some greedy move over the seeded positions;

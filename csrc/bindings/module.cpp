@@ -197,7 +197,11 @@ PYBIND11_MODULE(_core, m) {
       .def_readonly("default", &PolicyWeight::value)
       .def_readonly("low", &PolicyWeight::low)
       .def_readonly("high", &PolicyWeight::high)
-      .def_property_readonly("help", [](const PolicyWeight& w) { return std::string(w.help); });
+      .def_property_readonly("help", [](const PolicyWeight& w) { return std::string(w.help); })
+      .def("__repr__", [](const PolicyWeight& w) {
+        return "PolicyWeight(name=" + std::string(py::repr(py::str(w.name))) + ", default=" + std::string(py::repr(py::float_(w.value))) +
+               ", low=" + std::string(py::repr(py::float_(w.low))) + ", high=" + std::string(py::repr(py::float_(w.high))) + ")";
+      });
 
   state_class
       .def("clone", &AnyState::clone)
