@@ -62,6 +62,9 @@ ROWS = [
     Row("yucata-4p-greedy", "yucata", (YU_4P, "greedy", "greedy", "greedy"), 400, 206, ">= 55 %", 4, RANDOM_LAYOUT),
     Row("yucata-4p-expert", "yucata", (YU_4P, "expert", "expert", "expert"), 400, 207, ">= 45 %", 4, RANDOM_LAYOUT),
     Row("yucata-4p-expert-more", "yucata", (YU_4P, "expert", "expert", "expert"), 400, 217, ">= 45 %", 4, RANDOM_LAYOUT),
+    # A fresh sample of a size fixed in advance, judged alone (the rows above crossed the line only
+    # as games were added).
+    Row("yucata-4p-expert-confirm", "yucata", (YU_4P, "expert", "expert", "expert"), 1000, 218, ">= 45 %", 4, RANDOM_LAYOUT),
     Row("yucata-4p-default-search", "yucata", (YU_4P, "greedy", "greedy", "greedy"), 400, 213, "each seat above greedy's", 4,
         DEFAULT_LAYOUT_START_0, by_seat=True),
     Row("yucata-4p-default-greedy", "yucata", ("greedy", "greedy", "greedy", "greedy"), 400, 213, "(greedy's own seat rates)", 4,
