@@ -455,7 +455,7 @@ class Searcher {
             if (created || cursor[0] == kNoNode) break;  // a new replier node: roll out from the first opponent's turn
           }
           if (player != replier) {  // a seat that does not reply plays the rollout policy, outside the tree
-            const Action move = plugin_.chooses() ? policy_action<true>(state) : policy_action<false>(state);
+            const Action move = policy_action<true>(state);
             if (!history_.empty()) played_.push_back({player, move});
             state.apply(move);
             continue;
@@ -587,6 +587,12 @@ class Searcher {
         trees_[t][cursor[t]].proven = static_cast<std::int8_t>(winner);
   }
 
+  // UCB1's score of an arm tried `visits` times (at least once) for `reward` in all, where
+  // `log_trials` is the log of the trials it could have had (its availability, or its parent's).
+  double ucb1(double reward, std::uint32_t visits, double log_trials) const {
+    return reward / visits + params_.exploration * std::sqrt(log_trials / visits);
+  }
+
   // UCB1 with availability counts over the tokens the acting tree can tell apart; an untried
   // token is expanded first (a winning move before others). Moves the tree cannot tell apart
   // are chosen among uniformly. With the solver a proven win among the legal moves is taken and
@@ -640,7 +646,7 @@ class Searcher {
     Action modelled = kNoAction;  // Params::opponent_policy: the rollout policy's move, played as it is
     const double modelled_share = opponent_share(player);
     if (winning == kNoNode && modelled_share > 0 && my_team != root_team_ && rng_.uniform() < modelled_share)
-      modelled = plugin_.chooses() ? policy_action<true>(state) : policy_action<false>(state);
+      modelled = policy_action<true>(state);
     if (winning != kNoNode) {
       if (fixed_moves) tree[node].proven = tree[winning].proven;
       cursor = winning;
@@ -679,14 +685,13 @@ class Searcher {
       // this state gains W / (visits + 1), in expectation W * P(policy plays it) / (visits + 1).
       Action bias_token = kNoAction;
       if (params_.progressive_bias > 0)
-        bias_token = decision_token(state, obs, player, plugin_.chooses() ? policy_action<true>(state) : policy_action<false>(state));
+        bias_token = decision_token(state, obs, player, policy_action<true>(state));
       for (int i = 0; i < n; ++i) {
         const std::uint32_t c = slot_[tokens_[i]];
         if (mark_[tokens_[i]] != stamp_ || c == kNoNode) continue;
         const Node& child = tree[c];
         if (avoid_lost && child.proven != kUnproven) continue;
-        double value = child.reward / child.visits +
-                       params_.exploration * std::sqrt(std::log(static_cast<double>(child.availability)) / child.visits);
+        double value = ucb1(child.reward, child.visits, std::log(static_cast<double>(child.availability)));
         if (params_.progressive_history > 0)
           value += params_.progressive_history * token_history(obs, player, tokens_[i], n) / (child.visits - child.reward + 1);
         if (tokens_[i] == bias_token) value += params_.progressive_bias / (child.visits + 1);
@@ -733,7 +738,7 @@ class Searcher {
       int best_i = 0;
       for (int i = 0; i < n_seats; ++i) {
         const Node& node = tree[child[i]];
-        const double value = node.reward / node.visits + params_.exploration * std::sqrt(log_visits / node.visits);
+        const double value = ucb1(node.reward, node.visits, log_visits);
         if (value > best) best = value, best_i = i;
       }
       seat = seats[best_i];
@@ -785,7 +790,7 @@ class Searcher {
       const int t = choice_tree(seats[i]);
       joint[seats[i]] = cursor[t] == kNoNode ? kNoAction : select_choice(state, seats[i], t, cursor[t]);
       if (joint[seats[i]] == kNoAction)
-        joint[seats[i]] = plugin_.chooses() ? rollout_choice<true>(state, seats[i]) : rollout_choice<false>(state, seats[i]);
+        joint[seats[i]] = rollout_choice<true>(state, seats[i]);
     }
     const int n_trees = static_cast<int>(trees_.size());
     bool created = false;
@@ -835,7 +840,7 @@ class Searcher {
         double best = -1e300;
         for (int i = 0; i < n; ++i) {
           const ChoiceStats& c = stats(i);
-          const double value = c.reward / c.visits + params_.exploration * std::sqrt(log_total / c.visits);
+          const double value = ucb1(c.reward, c.visits, log_total);
           if (value > best) best = value, chosen = i;
         }
       }
