@@ -8,7 +8,9 @@ heuristics or search) and playing through the public API only: a bot reads its
   colours kept for its own lines, area late in the game;
 - :mod:`kibitz.experts.yucata`: a shallow paranoid alpha-beta search;
 - :mod:`kibitz.experts.canasta_tiles`: opening, canastas, pile taking and freezing, safe
-  discards, going out when it pays.
+  discards, going out when it pays;
+- :mod:`kibitz.experts.yak`: the tower valued as scored plus the stones still to come, the
+  race for the stupa, and each Sunrise card planned over this round and the next.
 
 >>> import kibitz
 >>> bot = kibitz.make_bot("expert:depth=4", seed=3)
@@ -24,10 +26,10 @@ from dataclasses import fields, replace
 from typing import Protocol
 
 from kibitz.errors import OptionError
-from kibitz.experts import canasta_tiles, just4fun_colours, yucata
+from kibitz.experts import canasta_tiles, just4fun_colours, yak, yucata
 from kibitz.game import Move, View
 
-GAME_MODULES = {"just4fun_colours": just4fun_colours, "yucata": yucata, "canasta_tiles": canasta_tiles}
+GAME_MODULES = {"just4fun_colours": just4fun_colours, "yucata": yucata, "canasta_tiles": canasta_tiles, "yak": yak}
 """Game name -> the module whose ``Player`` plays it."""
 
 
