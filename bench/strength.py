@@ -38,7 +38,7 @@ class Row:
 
     def command(self, games: int) -> str:
         options = "".join(f" --option {k}={v}" for k, v in self.options.items())
-        players = f" --players {self.players}" if self.players != 2 else ""
+        players = f" --players {self.players}" if self.players != kibitz.Game(self.game).num_players else ""
         return f"kibitz match {self.game}{players}{options} --bots {' '.join(self.bots)} --games {games} --seed {self.seed}"
 
 
@@ -76,6 +76,7 @@ ROWS = [
     # bots; against the expert the ladder asks the search to be the stronger player.
     Row("yak-4p-greedy", "yak", (YA, "greedy", "greedy", "greedy"), 200, 230, ">= 50 % (issue 12)", players=4),
     Row("yak-4p-expert", "yak", (YA, "expert", "expert", "expert"), 200, 231, "> 25 % (above the experts)", players=4),
+    Row("yak-2p-expert", "yak", (YA, "expert"), 200, 232, "> 50 %"),
 ]
 
 # One technique off at a time, against the same opponents and seeds as the full bot at the same
