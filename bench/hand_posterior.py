@@ -28,7 +28,6 @@ mean difference and two standard errors. docs/strength.md, "How much of a hidden
 from __future__ import annotations
 
 import argparse
-import itertools
 import math
 from collections.abc import Iterator
 from typing import NamedTuple
@@ -37,44 +36,16 @@ import numpy as np
 from scipy.optimize import minimize
 
 import kibitz
+from kibitz.experts.just4fun_colours import COLOURS, HAND_SIZE, HandModel, geometry
 from kibitz.match import initial_state
 from kibitz.records import GameRecord, read_records
 
-COLOURS = "ROYGBP"
-
-
-def field_colours() -> list[int]:
-    """Each field's colour, read from the engine: a hand of one colour pays for exactly its fields."""
-    colours = [-1] * 36
-    game = kibitz.Game("just4fun_colours", players=2)
-    for c, letter in enumerate(COLOURS):
-        other = (c + 1) % 6  # the other seat's hand: seven cards of the next colour
-        stock = ".".join("3" if k in (c, other) else "10" for k in range(6))
-        state = game.state_from_notation(
-            f"just4fun_colours players=2 line=4 start=0 draws=0 board={'/'.join(['.' * 12] * 6)} "
-            f"hands={letter * 7},{COLOURS[other] * 7} stock={stock} discard=0.0.0.0.0.0 supply=20,20 boxed=0,0"
-        )
-        for field in state.legal_actions():
-            colours[field] = c
-    return colours
-
-
-FIELD_COLOUR = field_colours()
+# The board (field colours read from the engine, the lines of 4, the neighbours) and the
+# multivariate hypergeometric over the unseen cards are the J4FC expert's own.
 LINE = 4
-LINES = [
-    [(r + k * dr) * 6 + c + k * dc for k in range(LINE)]
-    for r in range(6)
-    for c in range(6)
-    for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1))
-    if 0 <= r + (LINE - 1) * dr < 6 and 0 <= c + (LINE - 1) * dc < 6
-]
-LINES_THROUGH = [[line for line in LINES if f in line] for f in range(36)]
-NEIGHBOURS = [
-    [(f // 6 + dr) * 6 + f % 6 + dc for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1)) if 0 <= f // 6 + dr < 6 and 0 <= f % 6 + dc < 6]
-    for f in range(36)
-]
+BOARD = geometry(LINE)
+FIELD_COLOUR = BOARD.colour
 FEATURES = ("wins", "blocks", "builds", "breaks", "takes", "covers_own", "area", "height", "cards_left", "colour_share")
-HAND_SIZE = 7
 
 Hand = tuple[int, ...]
 
@@ -104,10 +75,10 @@ def position(state: kibitz.State) -> Position:
 def board_features(pos: Position, mover: int) -> np.ndarray:
     """Per field, the features that do not depend on the mover's hand (the last two are filled per hand)."""
     owner = pos.owner
-    threats = [line for line in LINES for q in (0, 1) if q != mover and sum(owner[x] == q for x in line) == LINE - 1]
+    threats = [line for line in BOARD.lines for q in (0, 1) if q != mover and sum(owner[x] == q for x in line) == LINE - 1]
     out = np.zeros((36, len(FEATURES)))
     for f in range(36):
-        for line in LINES_THROUGH[f]:
+        for line in (BOARD.lines[n] for n in BOARD.lines_through[f]):
             others = [owner[x] for x in line if x != f]
             mine = others.count(mover)
             opponents = [o for o in others if o not in (-1, mover)]
@@ -119,7 +90,7 @@ def board_features(pos: Position, mover: int) -> np.ndarray:
         out[f, 1] = sum(f in line for line in threats)
         out[f, 4] = owner[f] not in (-1, mover)
         out[f, 5] = owner[f] == mover
-        out[f, 6] = sum(owner[n] == mover for n in NEIGHBOURS[f])
+        out[f, 6] = sum(owner[n] == mover for n in BOARD.neighbours[f])
         out[f, 7] = pos.height[f]
     return out
 
@@ -175,16 +146,9 @@ def fit_model(records: list[GameRecord], player: str) -> np.ndarray:
     return result.x
 
 
-def compositions(cards: int) -> Iterator[Hand]:
-    """Every count vector of ``cards`` cards over the six colours."""
-    for bars in itertools.combinations(range(cards + 5), 5):
-        edges = (-1, *bars, cards + 5)
-        yield tuple(edges[i + 1] - edges[i] - 1 for i in range(6))
-
-
-def hypergeometric(unseen: list[int], cards: int) -> dict[Hand, float]:
-    total = math.comb(sum(unseen), cards)
-    return {h: math.prod(math.comb(u, k) for u, k in zip(unseen, h)) / total for h in compositions(cards) if all(k <= u for k, u in zip(h, unseen))}
+def hypergeometric(unseen: list[int]) -> dict[Hand, float]:
+    """Seven of the ``unseen`` cards: each count vector with its probability."""
+    return dict(HandModel(unseen).hands)
 
 
 class HandFilter:
@@ -192,7 +156,7 @@ class HandFilter:
     has not seen are that hand and the stock)."""
 
     def __init__(self, unseen: list[int]) -> None:
-        self.belief = hypergeometric(unseen, HAND_SIZE)
+        self.belief = hypergeometric(unseen)
 
     def _set(self, weights: dict[Hand, float]) -> None:
         total = sum(weights.values())
@@ -282,7 +246,7 @@ def evaluate(records: list[GameRecord], model: np.ndarray, deals: int, player: s
                     empirical: dict[Hand, float] = {}
                     for h in sample:
                         empirical[h] = empirical.get(h, 0.0) + 1 / deals
-                    for name, belief in (("unseen", hypergeometric(unseen, HAND_SIZE)), ("determinize", empirical), ("exact", exact.belief), ("exact+model", modelled.belief)):
+                    for name, belief in (("unseen", hypergeometric(unseen)), ("determinize", empirical), ("exact", exact.belief), ("exact+model", modelled.belief)):
                         for score, value in scores(belief, truth).items():
                             rows[name].setdefault(score, []).append(value)
                 if mover == other:
