@@ -7,7 +7,7 @@ chance to win the round, a logistic function of those features. This script take
 features at every other decision of each round, labels them with that seat's result (1 a win,
 0 a loss, 0.5 a tie), and fits an L2-regularised logistic regression by maximum likelihood
 (scipy's L-BFGS). It reports the log-loss on a quarter of the rounds held out, against the
-constant guess (ln 2), and then fits on every round for the table. The records of the presets'
+constant guess (ln 2), and then fits on every round for the table. The records of the shipped
 weights (the commands are also in docs/strength.md):
 
     kibitz match canasta_tiles --bots "ismcts:iterations=2000,epsilon=0.3" greedy --games 400 --seed 771 --out a.jsonl
