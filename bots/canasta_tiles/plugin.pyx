@@ -191,4 +191,4 @@ cdef int32_t evaluate(void* context, const float* obs, int32_t size, int32_t sea
     return 0
 
 cdef Plugin _plugin
-kibitz_plugin = export_plugin(&_plugin, b"canasta_tiles", b"canasta_tiles", choose, evaluate)
+kibitz_plugin = export_plugin(&_plugin, b"canasta_tiles example", b"canasta_tiles", choose, evaluate)
