@@ -15,7 +15,9 @@ import numpy as np
 import pytest
 
 import kibitz
+from canasta_reference import JOKER, K3, KIND, RANKS, TWO, canasta_bonus, meld_value
 from kibitz import plugins
+from test_canasta_tiles import counts, fields, parse_meld
 
 EXAMPLES = {"canasta_tiles": {}, "just4fun_colours": {}, "yak": {"players": 3}, "yucata": {"players": 3}}
 
@@ -289,51 +291,38 @@ def test_the_engine_protocol_sets_a_plugin_by_name() -> None:
 
 # --- tile Canasta's fitted evaluator (bots/canasta_tiles/plugin.pyx, bench/canasta_value.py) ---
 
-KIND_VALUE = {"1": 25, "2": 20, "J": 50, **{str(k): 5 for k in range(4, 10)}, **{str(k): 10 for k in range(10, 14)}}
-
-
-def canasta_fields(state: kibitz.State) -> dict[str, str]:
-    return dict(item.split("=", 1) for item in state.notation().split()[1:] if "=" in item)
-
-
-def canasta_tiles(text: str) -> list[str]:
-    return [] if text == "-" else text.split(".")
-
-
 def canasta_team_features(melds: str, opened: int, bonus: int) -> list[float]:
-    """A team's seven features, from its melds as the notation writes them (9x4+2+J; the twos
-    meld's count is its 2s)."""
+    """A team's seven features, from its melds as the notation writes them, scored by the
+    independent reference (tests/canasta_reference.py): a canasta counts its bonus in units of
+    a rank canasta's (a twos canasta 2 or 2.33)."""
     points = clean = dirty = long_melds = short_melds = 0.0
-    for meld in [] if melds in ("-", "") else melds.split(","):
-        head, *wilds = meld.split("+")
-        rank, naturals = head.split("x")
-        twos, jokers = wilds.count("2"), wilds.count("J")
-        size = int(naturals) + twos + jokers
-        points += KIND_VALUE[rank] * int(naturals) + 20 * twos + 50 * jokers
-        if size >= 7 and rank == "2":
-            dirty, clean = (dirty + 700 / 300, clean) if jokers else (dirty, clean + 1000 / 500)
-        elif size >= 7:
-            dirty, clean = (dirty + 1, clean) if twos + jokers else (dirty, clean + 1)
-        long_melds += size in (5, 6)
-        short_melds += size in (3, 4)
+    for text in [] if melds in ("-", "") else melds.split(","):
+        rank, meld = parse_meld(text)
+        points += meld_value(rank, meld)
+        if meld[1] + meld[2] == 0:
+            clean += canasta_bonus(rank, meld) / 500
+        else:
+            dirty += canasta_bonus(rank, meld) / 300
+        long_melds += sum(meld) in (5, 6)
+        short_melds += sum(meld) in (3, 4)
     return [points / 100, clean, dirty, long_melds, short_melds, opened, bonus * (2 * opened - 1)]
 
 
 def canasta_features(state: kibitz.State, seat: int) -> list[float]:
     """The evaluator's 33 features, computed from the notation rather than the tensor."""
-    f = canasta_fields(state)
-    hands = [canasta_tiles(h) for h in f["hands"].split(",")]
+    f = fields(state)
+    hands = [counts(h) for h in f["hands"].split(",")]
     melds, opened, bonus = f["melds"].split("/"), [int(x) for x in f["opened"].split(",")], [int(x) for x in f["bonus"].split(",")]
     x: list[float] = []
     for k in range(2):
         x += canasta_team_features(melds[(seat + k) % 2], opened[(seat + k) % 2], bonus[(seat + k) % 2])
-    sizes = [len(hands[(seat + k) % 4]) / 10 for k in range(4)]
+    sizes = [sum(hands[(seat + k) % 4]) / 10 for k in range(4)]
     x += [*sizes, min(sizes[0], sizes[2]), min(sizes[1], sizes[3])]
     own = hands[seat]
-    naturals = [own.count(kind) for kind in KIND_VALUE if kind not in ("2", "J")]
-    x += [own.count("2") + own.count("J"), own.count("k3"), sum(n == 2 for n in naturals), sum(n >= 3 for n in naturals)]
-    stock, below = len(canasta_tiles(f["stock"])), len(canasta_tiles(f["pile"]))
-    takeable = f["top"] in KIND_VALUE and f["top"] not in ("2", "J")
+    naturals = [own[rank] for rank in RANKS if rank != TWO]
+    x += [own[TWO] + own[JOKER], own[K3], sum(n == 2 for n in naturals), sum(n >= 3 for n in naturals)]
+    stock, below = sum(counts(f["stock"])), sum(counts(f["pile"]))
+    takeable = f["top"] != "-" and KIND[f["top"]] in RANKS and KIND[f["top"]] != TWO
     x += [stock / 10.6, below / 10.6, below / 10.6 if takeable else 0.0]
     x += [float(state.current_player == (seat + k) % 4) for k in range(4)]
     x += [(x[0] - x[7]) * stock / 106, x[1] + x[2] - x[8] - x[9]]
@@ -356,7 +345,7 @@ def test_canasta_evaluator_features_are_what_the_position_shows() -> None:
                 continue
             for seat in range(4):
                 assert plugin.value_features(state.observation_tensor(seat)) == pytest.approx(canasta_features(state, seat), abs=1e-5)
-            melds = canasta_fields(state)["melds"]
+            melds = fields(state)["melds"]
             seen["twos meld"] += "2x" in melds.replace("12x", "")
             seen["canasta"] += any(sum(canasta_team_features(m, 1, 0)[1:3]) > 0 for m in melds.split("/"))
             actions = state.legal_actions()
