@@ -42,10 +42,6 @@ LENGTHS = [(0, 20), (20, 30), (30, 40), (40, 60), (60, 100)]
 FEATURES = ["melded-rank share", "pairs", "triples", "size"]
 
 
-def fields(state: kibitz.State) -> dict[str, str]:
-    return dict(item.split("=", 1) for item in state.notation().split()[1:] if "=" in item)
-
-
 def hand_features(f: dict[str, str], seat: int) -> list[float]:
     text = f["hands"].split(",")[seat]
     hand = Counter([] if text == "-" else text.split("."))
@@ -118,13 +114,13 @@ def main() -> None:
         discarded: tuple[str, int] | None = None  # the group of the last discard, and the pile it topped
         for action in record.actions:
             seat = state.current_player
-            f = None if state.is_chance() else fields(state)
+            f = None if state.is_chance() else state.fields()
             if f is not None:
                 group = "bot" if record.specs[seat] == args.bot else "others"
                 discarded = count_play(play, f, state, seat, state.move_to_string(action), group, discarded)
             true = f if f is not None and record.specs[seat] == args.bot else None
             if true is not None and true["phase"] == "draw" and rng.random() < 0.5:
-                deals = [fields(state.determinize(seat, rng.getrandbits(63))) for _ in range(args.deals)]
+                deals = [state.determinize(seat, rng.getrandbits(63)).fields() for _ in range(args.deals)]
                 for other, role in ((seat + 1) % 4, "opponent"), ((seat + 3) % 4, "opponent"), ((seat + 2) % 4, "partner"):
                     counts[role] += 1
                     for i, value in enumerate(hand_features(true, other)):

@@ -61,7 +61,7 @@ class Position(NamedTuple):
 
 
 def position(state: kibitz.State) -> Position:
-    fields = dict(item.split("=", 1) for item in state.notation().split()[1:])
+    fields = state.fields()
     rows = fields["board"].split("/")
     owner, height = [-1] * 36, [0] * 36
     for f in range(36):

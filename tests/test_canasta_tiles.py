@@ -138,8 +138,8 @@ def position(
     return s
 
 
-def fields(s: kibitz.State) -> dict:
-    return dict(w.split("=", 1) for w in s.notation().split()[1:])
+def fields(s: kibitz.State) -> dict[str, str]:
+    return s.fields()
 
 
 def moves(s: kibitz.State) -> list[str]:

@@ -168,7 +168,7 @@ def test_takes_an_immediate_win(notation: str) -> None:
 
 def board_of(state: kibitz.State) -> list[str]:
     """The 36 cells of the board notation (``..`` or owner digit + height digit)."""
-    board = dict(item.split("=", 1) for item in state.notation().split()[1:])["board"]
+    board = state.fields()["board"]
     return [row[k : k + 2] for row in board.split("/") for k in range(0, 12, 2)]
 
 
@@ -196,7 +196,7 @@ def winning_fields(state: kibitz.State, player: int) -> set[int]:
 
 def pays_for(state: kibitz.State, player: int, fields_: set[int]) -> bool:
     """Whether ``player``'s hand in this full state pays for one of ``fields_``."""
-    hand = dict(item.split("=", 1) for item in state.notation().split()[1:])["hands"].split(",")[player]
+    hand = state.fields()["hands"].split(",")[player]
     cells = board_of(state)
     return any(hand.count(COLOUR_OF[f]) >= (0 if cells[f] == ".." else int(cells[f][1])) + 1 for f in fields_)
 

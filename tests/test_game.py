@@ -113,3 +113,17 @@ def test_the_game_of_a_notation_reads_it(game):
     assert found.num_players == game.num_players and found.state_from_notation(s.notation()) == s
     assert kibitz.Game.of_notation(s.view(1).notation()).options == found.options
     assert all(found.options[k] == v for k, v in game.options.items())
+
+
+@pytest.mark.parametrize("game", [kibitz.Game("just4fun_colours", players=3), kibitz.Game("canasta_tiles")], ids=repr)
+def test_the_fields_of_a_notation_rebuild_it_and_a_view_keeps_other_hands_hidden(game):
+    s = game.new_initial_state(11)
+    while s.is_chance():
+        s.apply(s.sample_chance(3))
+    fields = s.fields()
+    assert s.notation() == " ".join([s.game_name] + [f"{k}={v}" for k, v in fields.items()])
+    assert kibitz.notation_fields(s.notation()) == fields
+    seen = s.view(1).fields()
+    assert seen["seat"] == "1" and set(seen) == {"seat", *fields}
+    hands, shown = fields["hands"].split(","), seen["hands"].split(",")
+    assert shown[1] == hands[1] and all(shown[p].startswith("?") and shown[p] != hands[p] for p in range(game.num_players) if p != 1)

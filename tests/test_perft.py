@@ -376,15 +376,11 @@ def test_yucata_perft_pins_agree_with_the_reference_model(name):
 CANASTA = kibitz.Game("canasta_tiles")
 
 
-def _canasta_fields(s):
-    return dict(w.split("=", 1) for w in s.notation().split()[1:])
-
-
 def test_canasta_opening_perft():
     from canasta_reference import EMPTY, KIND, take_turn, threshold
 
     s = CANASTA.new_initial_state(seed=1)
-    f = _canasta_fields(s)
+    f = s.fields()
     hands = [[0] * 15 for _ in range(4)]
     for p, h in enumerate(f["hands"].split(",")):
         for t in h.split("."):

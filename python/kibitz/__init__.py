@@ -34,6 +34,7 @@ from kibitz.game import (
     StopFlag,
     View,
     games,
+    notation_fields,
 )
 from kibitz.match import MatchResult, Participant, play_game, replay, run_match
 from kibitz.params import SearchParams
@@ -71,6 +72,7 @@ __all__ = [
     "View",
     "games",
     "make_bot",
+    "notation_fields",
     "parse_spec",
     "play_game",
     "replay",

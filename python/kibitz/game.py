@@ -169,7 +169,7 @@ class Game:
         if not words:
             raise NotationError("an empty notation; it starts with the game's name")
         info = _core.find_game(words[0])
-        fields = _fields(text)
+        fields = notation_fields(text)
         state = State(info.from_view(text) if "seat" in fields else info.from_string(text))
         options = {name: fields[name] for name, _ in info.options if name in fields}
         return cls(words[0], **{**options, "players": str(state.num_players)})
@@ -194,7 +194,7 @@ class Game:
         field the options fix are this game's."""
         if state.num_players != self.num_players:
             raise NotationError(f"the notation has {state.num_players} players; {self!r} has {self.num_players}")
-        fields = _fields(state.notation())
+        fields = state.fields()
         for key, expected in self._fixed_fields.items():
             if key in fields and fields[key] != expected:
                 raise NotationError(f"the notation has {key}={fields[key]}; {self!r} has {key}={expected}")
@@ -206,7 +206,7 @@ class Game:
         initial states of many seeds. An option drawn from the seed (a random start seat or
         layout) varies between them and is not checked."""
         names = {name for name, _ in self._info.options}
-        samples = [_fields(self._info.initial(self.options, seed).to_string()) for seed in range(SEEDS_TO_FIND_FIXED_FIELDS)]
+        samples = [notation_fields(self._info.initial(self.options, seed).to_string()) for seed in range(SEEDS_TO_FIND_FIXED_FIELDS)]
         first = samples[0]
         return {k: v for k, v in first.items() if k in names and all(other.get(k) == v for other in samples[1:])}
 
@@ -230,8 +230,14 @@ def _whose_turn(state: State) -> str:
     return "chance is to act" if state.is_chance() else f"seat {state.current_player} alone is to move"
 
 
-def _fields(notation: str) -> dict[str, str]:
-    """The ``key=value`` words of a notation."""
+def notation_fields(notation: str) -> dict[str, str]:
+    """The ``key=value`` words of a notation (a state's or a view's), by key: what code that
+    reads a position's parts starts from. Each game's page (docs/games/<game>.md) says what
+    its fields hold.
+
+    >>> notation_fields("just4fun_colours players=2 line=4 board=............")["line"]
+    '4'
+    """
     return dict(word.split("=", 1) for word in notation.split()[1:] if "=" in word)
 
 
@@ -546,6 +552,10 @@ class State:
         """The full state as text; ``Game.state_from_notation`` reads it back exactly."""
         return self._s.to_string()
 
+    def fields(self) -> dict[str, str]:
+        """The ``key=value`` fields of :meth:`notation`, by key (:func:`notation_fields`)."""
+        return notation_fields(self.notation())
+
     # -- tensors (docs/research.md) --------------------------------------------------------------
     def observation_tensor(self, seat: int) -> npt.NDArray[np.float32]:
         """What ``seat`` may see, as a flat float32 vector of ``Game.metadata.observation_size``
@@ -697,6 +707,11 @@ class View:
     def notation(self) -> str:
         """The view as text; ``Game.state_from_view`` reads it."""
         return self._text
+
+    def fields(self) -> dict[str, str]:
+        """The ``key=value`` fields of :meth:`notation`, by key (:func:`notation_fields`); what the
+        seat cannot see is not in them (a hidden hand reads ``?7``: seven cards)."""
+        return notation_fields(self._text)
 
     def state(self) -> State:
         return State(_core.find_game(self.game_name).from_view(self.notation()))

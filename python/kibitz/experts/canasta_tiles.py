@@ -142,7 +142,7 @@ class Table:
 
     @classmethod
     def from_view(cls, view: View) -> Table:
-        f = dict(item.split("=", 1) for item in view.notation().split()[1:])
+        f = view.fields()
         hands = f["hands"].split(",")
         return cls(
             seat=view.seat,
@@ -366,7 +366,7 @@ class Player:
 
     @staticmethod
     def _went_out(state: State, seat: int) -> bool:
-        f = dict(item.split("=", 1) for item in state.notation().split()[1:])
+        f = state.fields()
         return f["end"] == "out" and f["went_out"] == str(seat)
 
     def wins_after_out(self, table: Table, end: State) -> bool:

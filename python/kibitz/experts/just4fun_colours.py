@@ -125,7 +125,7 @@ class Position:
 
     @classmethod
     def from_view(cls, view: View) -> Position:
-        fields_ = dict(item.split("=", 1) for item in view.notation().split()[1:])
+        fields_ = view.fields()
         owner, height = [NOBODY] * FIELDS, [0] * FIELDS
         for f, cell in enumerate(_board_fields(fields_["board"])):
             if cell != "..":

@@ -348,7 +348,7 @@ class Village:
 
     @classmethod
     def from_view(cls, view: View) -> Village:
-        f = dict(item.split("=", 1) for item in view.notation().split()[1:])
+        f = view.fields()
         carts = []
         for entry in f["carts"].split("/"):
             name, stones, food = entry.split(":")

@@ -62,10 +62,6 @@ class Weights:
     price of the bot's next dark stone."""
 
 
-def _fields(state: State) -> dict[str, str]:
-    return dict(item.split("=", 1) for item in state.notation().split()[1:])
-
-
 class Searcher:
     """The search from one seat's point of view (see the module's docstring)."""
 
@@ -83,7 +79,7 @@ class Searcher:
         if state.is_terminal():
             returns = state.returns()
             return [margins[p] + self.w.win * returns[p] for p in range(n)]
-        f = _fields(state)
+        f = state.fields()
         hands = f["hands"].split(",")
         lead = max(int(x) for x in f["pos"].split(","))
         layout = f["layout"]  # spaces 5..38, P or D
