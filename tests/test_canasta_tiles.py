@@ -138,10 +138,6 @@ def position(
     return s
 
 
-def fields(s: kibitz.State) -> dict[str, str]:
-    return s.fields()
-
-
 def moves(s: kibitz.State) -> list[str]:
     return [s.move_to_string(a) for a in s.legal_actions()]
 
@@ -154,7 +150,7 @@ def play(s: kibitz.State, *texts: str) -> kibitz.State:
 
 def team_melds(s: kibitz.State, team: int) -> tuple:
     out = [EMPTY] * 12
-    text = fields(s)["melds"].split("/")[team]
+    text = s.fields()["melds"].split("/")[team]
     for m in text.split(",") if text != "-" else []:
         r, meld = parse_meld(m)
         out[r] = meld
@@ -162,7 +158,7 @@ def team_melds(s: kibitz.State, team: int) -> tuple:
 
 
 def last_round(s: kibitz.State) -> tuple[int, int]:
-    a, b = fields(s)["last_round"].split(",")
+    a, b = s.fields()["last_round"].split(",")
     return int(a), int(b)
 
 
@@ -175,7 +171,7 @@ def test_options_defaults_and_errors():
     info = next(g for g in kibitz.games() if g.name == "canasta_tiles")
     assert (info.min_players, info.max_players) == (4, 4)
     s = GAME.new_initial_state(seed=3)
-    f = fields(s)
+    f = s.fields()
     assert (f["mode"], f["winner_required"], f["first_turn_may_meld"]) == ("one_round", "1", "0")
     assert (f["strict_natural_majority"], f["pile_fully_visible"], f["joker_button"]) == ("1", "1", "0")
     for key, value, words in [
@@ -189,7 +185,7 @@ def test_options_defaults_and_errors():
             kibitz.Game("canasta_tiles", **{key: value})
         for w in words:
             assert w in str(e.value)
-    assert fields(kibitz.Game("canasta_tiles", starter=2).new_initial_state(seed=9))["starter"] == "2"
+    assert kibitz.Game("canasta_tiles", starter=2).new_initial_state(seed=9).fields()["starter"] == "2"
 
 
 def test_deal_gives_15_to_the_starter_14_to_the_others_and_replaces_bonus_threes():
@@ -197,7 +193,7 @@ def test_deal_gives_15_to_the_starter_14_to_the_others_and_replaces_bonus_threes
     bonus_seen = 0
     for seed in range(60):
         s = GAME.new_initial_state(seed=seed)
-        f = fields(s)
+        f = s.fields()
         starter = int(f["starter"])
         starters.add(starter)
         hands = [counts(h) for h in f["hands"].split(",")]
@@ -214,8 +210,8 @@ def test_deal_gives_15_to_the_starter_14_to_the_others_and_replaces_bonus_threes
 def test_deal_chance_nodes_are_seen_by_the_receiver_and_bonus_threes_by_all():
     # a tie after round 1 starts the next deal as chance nodes (winner_required, §11)
     s = play(tie_position(winner_required=True), "discard:6")
-    assert last_round(s) == (-210, -210) and s.is_chance() and fields(s)["phase"] == "deal"
-    assert fields(s)["starter"] == "1" and fields(s)["rounds"] == "1"  # A5: the next seat starts
+    assert last_round(s) == (-210, -210) and s.is_chance() and s.fields()["phase"] == "deal"
+    assert s.fields()["starter"] == "1" and s.fields()["rounds"] == "1"  # A5: the next seat starts
     for a, _ in s.chance_outcomes():
         for seat in range(4):
             seen = s.observation_text(seat, a)
@@ -223,13 +219,13 @@ def test_deal_chance_nodes_are_seen_by_the_receiver_and_bonus_threes_by_all():
     rng = random.Random(1)
     while s.is_chance():
         s.apply(rng.choices(*zip(*s.chance_outcomes()))[0])
-    hands = [counts(h) for h in fields(s)["hands"].split(",")]
-    assert [sum(h) for h in hands] == [14, 15, 14, 14] and fields(s)["phase"] == "first"
+    hands = [counts(h) for h in s.fields()["hands"].split(",")]
+    assert [sum(h) for h in hands] == [14, 15, 14, 14] and s.fields()["phase"] == "first"
 
 
 def test_tiles_are_written_by_kind_and_read_with_or_without_colour():
     s = position(["7.7.7.13.k3", "k3", "4", "4"], opened=(True, False))
-    assert fields(s)["hands"].split(",")[0] == "7.7.7.13.k3"
+    assert s.fields()["hands"].split(",")[0] == "7.7.7.13.k3"
     assert s.parse_move("discard:b3") == s.parse_move("discard:k3")
     assert s.parse_move("discard:r13") == s.parse_move("discard:13")
     for bad in ("discard:3", "discard:14", "discard:r3", "lay:7x3", "rank:3", "jump"):
@@ -304,10 +300,10 @@ def test_opening_thresholds_of_the_spec(hand, total, can_open):
         play(s, ranks[0])
         lay = max((m for m in moves(s)), key=lambda m: len(m))
         play(s, lay)
-        while not fields(s)["opened"].startswith("1"):
+        while not s.fields()["opened"].startswith("1"):
             play(s, next(m for m in moves(s) if m.startswith("rank")))
             play(s, max(moves(s), key=len))
-        assert rank in fields(s)["melds"]
+        assert rank in s.fields()["melds"]
 
 
 def test_meld_validity_naturals_outnumber_wilds_and_twos_meld():
@@ -373,13 +369,13 @@ def test_pickup_cases_of_the_spec():
 def test_pickup_moves_the_top_and_pair_to_the_meld_and_the_pile_to_the_hand_in_public():
     s = position(["9.9.5.6", "4.4", "6", "5.6"], phase="draw", top="9", pile="J.5.k3", opened=(True, False))
     play(s, "take")
-    f = fields(s)
+    f = s.fields()
     assert team_melds(s, 0)[KIND["9"]] == (3, 0, 0)
     assert counts(f["hands"].split(",")[0]) == counts("5.5.6.J.k3")
     assert f["pile"] == "-" and f["top"] == "-" and f["known"].split(",")[0] == "5.J.k3"
     assert s.view(1).notation().split("known=")[1].startswith("5.J.k3,")  # public to every seat
     play(s, "rank:9", "lay:9x0+J")  # the picked-up joker can be laid
-    assert fields(s)["known"].split(",")[0] == "5.k3"
+    assert s.fields()["known"].split(",")[0] == "5.k3"
 
 
 def test_unopened_pickup_counts_only_the_hand_and_the_top():
@@ -394,7 +390,7 @@ def test_unopened_pickup_counts_only_the_hand_and_the_top():
     play(s, "rank:1", "lay:1x3")
     assert "done" in moves(s)
     play(s, "done")
-    f = fields(s)
+    f = s.fields()
     assert f["opened"] == "1,0" and counts(f["hands"].split(",")[0]) == counts("5.6.7.10")
     play(s, "rank:10", "lay:10x1")
     assert moves(s) == ["known:10"]  # the 10 laid was the picked-up one: the hand holds no other
@@ -410,13 +406,13 @@ def test_an_unopened_pickup_may_lay_the_whole_hand_before_the_pile_joins_it():
     # every seat's view of it must read back (a match once stopped on this view).
     s = position(["10.10.1.1.1", "4", "6", "5.6"], phase="draw", top="10", pile="7.8.9", totals=(1500, 0))
     play(s, "take", "lay:10x2", "rank:1", "lay:1x3")
-    assert fields(s)["hands"].split(",")[0] == "-" and moves(s) == ["done"]
+    assert s.fields()["hands"].split(",")[0] == "-" and moves(s) == ["done"]
     game = kibitz.Game.of_notation(s.notation())
     assert game.state_from_notation(s.notation()) == s
     for seat in range(4):
         assert game.state_from_view(s.view(seat).notation()).view(seat).notation() == s.view(seat).notation()
     play(s, "done")
-    assert counts(fields(s)["hands"].split(",")[0]) == counts("7.8.9")
+    assert counts(s.fields()["hands"].split(",")[0]) == counts("7.8.9")
 
 
 # --------------------------------------------------------------------------------------------
@@ -444,14 +440,14 @@ def test_going_out_needs_a_canasta():
     play(s, "lay:4x3")
     assert moves(s) == ["discard:5"]
     play(s, "discard:5")
-    assert fields(s)["end"] == "out"
+    assert s.fields()["end"] == "out"
 
 
 def test_going_out_scores():
     s = position(["5", "4", "6", "13"], melds=({KIND["9"]: (7, 0, 0)}, {}), opened=(True, False))
     assert moves(s) == ["discard:5"]
     play(s, "discard:5")
-    assert s.is_terminal() and fields(s)["end"] == "out" and fields(s)["went_out"] == "0"
+    assert s.is_terminal() and s.fields()["end"] == "out" and s.fields()["went_out"] == "0"
     assert last_round(s) == (35 + 500 + 100 - 5, -15)
 
 
@@ -465,7 +461,7 @@ def test_a_team_may_open_and_go_out_in_one_turn():  # A15
     play(s, "rank:7")
     assert "lay:7x5+2+J" in moves(s)  # 95 >= 50, a dirty canasta, one tile kept
     play(s, "lay:7x5+2+J", "discard:5")
-    assert fields(s)["end"] == "out" and last_round(s)[0] == 25 + 20 + 50 + 300 + 100 - 5
+    assert s.fields()["end"] == "out" and last_round(s)[0] == 25 + 20 + 50 + 300 + 100 - 5
     s = position(["10.10.10.10.10.2.5", "4", "6", "13"])
     play(s, "rank:10")
     assert "lay:10x5+2" not in moves(s)  # 70, but six tiles: no canasta to go out with
@@ -508,7 +504,7 @@ def test_four_bonus_threes_count_400_either_way(opened, expected):
     melds = ({KIND["5"]: (3, 0, 0)}, {}) if opened else ({}, {})
     s = position(["6.7", "4", "6", "13"], melds=melds, opened=(opened, False), bonus=(4, 0), last_regular=True, stock="-")
     play(s, "discard:7")
-    assert fields(s)["end"] == "stock"
+    assert s.fields()["end"] == "stock"
     assert last_round(s)[0] == expected + (15 if opened else 0) - 5 - 5
 
 
@@ -521,10 +517,10 @@ def test_the_player_who_draws_the_last_regular_tile_finishes_the_turn():
     s = position(["6.7", "4", "6", "13"], phase="draw", melds=({KIND["5"]: (3, 0, 0)}, {}), opened=(True, False), stock="5", bonus=(2, 2))
     play(s, "draw")
     s.apply(KIND["5"])
-    assert fields(s)["last_regular"] == "1" and s.current_player == 0
+    assert s.fields()["last_regular"] == "1" and s.current_player == 0
     assert "rank:5" in moves(s)
     play(s, "rank:5", "lay:5x1", "discard:7")
-    assert s.is_terminal() and fields(s)["end"] == "stock"
+    assert s.is_terminal() and s.fields()["end"] == "stock"
     assert last_round(s)[0] == 20 + 200 - 5 - 5  # no going-out bonus
 
 
@@ -532,25 +528,25 @@ def test_last_regular_tile_as_a_bonus_three_replacement_counts():  # A13
     s = position(["6.7", "4", "6", "13"], phase="draw", stock="5.r3", bonus=(2, 1))
     play(s, "draw")
     s.apply(R3)
-    assert s.is_chance() and fields(s)["bonus"] == "3,1"
+    assert s.is_chance() and s.fields()["bonus"] == "3,1"
     s.apply(KIND["5"])
-    assert fields(s)["last_regular"] == "1"
+    assert s.fields()["last_regular"] == "1"
     play(s, "discard:5")
-    assert s.is_terminal() and fields(s)["end"] == "stock"
+    assert s.is_terminal() and s.fields()["end"] == "stock"
 
 
 def test_a_bonus_three_with_no_replacement_ends_the_round_at_once():  # A12 and the [R] of §9
     s = position(["6.7", "4", "6", "13"], phase="draw", stock="5.r3", bonus=(2, 1))
     play(s, "draw")
     s.apply(KIND["5"])
-    assert fields(s)["last_regular"] == "0"  # a bonus three is still below
+    assert s.fields()["last_regular"] == "0"  # a bonus three is still below
     play(s, "discard:7")
     assert s.current_player == 1
     play(s, "draw")
     assert s.chance_outcomes() == [(R3, 1.0)]
     seen = s.observation_text(0, R3)
     s.apply(R3)
-    assert s.is_terminal() and fields(s)["end"] == "bonus3" and fields(s)["bonus"] == "2,2"
+    assert s.is_terminal() and s.fields()["end"] == "bonus3" and s.fields()["bonus"] == "2,2"
     assert last_round(s)[1] == -200 - 5 - 10  # seat 1 neither laid nor discarded
     assert seen.startswith("r3 reveal=")
 
@@ -566,14 +562,14 @@ def tie_position(**kw):
 
 def test_a_tie_adds_a_round_when_a_winner_is_required():
     s = play(tie_position(winner_required=True), "discard:6")
-    assert not s.is_terminal() and fields(s)["rounds"] == "1"
+    assert not s.is_terminal() and s.fields()["rounds"] == "1"
     s = play(tie_position(winner_required=False), "discard:6")
     assert s.is_terminal() and s.returns() == [0.5] * 4 and s.ranks() == [1] * 4
 
 
 def test_three_rounds_and_target_modes():
     s = play(tie_position(mode="three_rounds", totals=(100, 0), rounds=1), "discard:6")
-    assert not s.is_terminal() and fields(s)["rounds"] == "2" and fields(s)["totals"] == "-110,-210"
+    assert not s.is_terminal() and s.fields()["rounds"] == "2" and s.fields()["totals"] == "-110,-210"
     s = play(tie_position(mode="three_rounds", totals=(100, 0), rounds=2), "discard:6")
     assert s.is_terminal() and s.returns() == [1.0, 0.0, 1.0, 0.0]
     s = play(tie_position(mode="target_10000", totals=(9800, 9000)), "discard:6")
@@ -589,16 +585,16 @@ def test_a_target_tie_is_broken_by_the_first_round_that_leaves_the_totals_unequa
     canastas = dict(melds=({KIND["7"]: (7, 0, 0)}, {KIND["8"]: (7, 0, 0)}), opened=(True, True))
     s = position(["5.6", "5", "6", "5"], last_regular=True, stock="-", bonus=(2, 2), mode="target_10000", totals=(9300, 9300), winner_required=True, **canastas)
     s = play(s, "discard:6")
-    assert not s.is_terminal() and fields(s)["totals"] == "10025,10025" and fields(s)["tiebreak"] == "1"
+    assert not s.is_terminal() and s.fields()["totals"] == "10025,10025" and s.fields()["tiebreak"] == "1"
     # The tie-break round leaves both totals below 10,000 again (9,790 and 9,785): they differ,
     # so the match is over; a round that ties again deals one more.
     tiebreak = dict(mode="target_10000", totals=(10000, 10000), winner_required=True, tiebreak=True, rounds=1)
     s = play(position(["5.6", "5", "6", "5.4"], last_regular=True, stock="-", bonus=(2, 2), **tiebreak), "discard:6")
     assert s.is_terminal() and s.scores() == [9790, 9785, 9790, 9785] and s.returns() == [1.0, 0.0, 1.0, 0.0]
     s = play(tie_position(**tiebreak), "discard:6")
-    assert not s.is_terminal() and fields(s)["totals"] == "9790,9790" and fields(s)["tiebreak"] == "1"
+    assert not s.is_terminal() and s.fields()["totals"] == "9790,9790" and s.fields()["tiebreak"] == "1"
     s = play(tie_position(mode="three_rounds", totals=(100, 100), rounds=2, winner_required=True), "discard:6")
-    assert not s.is_terminal() and fields(s)["tiebreak"] == "1"
+    assert not s.is_terminal() and s.fields()["tiebreak"] == "1"
 
 
 @pytest.mark.parametrize(
@@ -622,7 +618,7 @@ def test_tie_break_rounds_in_the_notation_are_checked(kw, message):
 
 def test_first_turn_may_meld_option():
     s = kibitz.Game("canasta_tiles", first_turn_may_meld=1).new_initial_state(seed=5)
-    assert fields(s)["phase"] == "meld"
+    assert s.fields()["phase"] == "meld"
     assert all(m.startswith(("discard", "rank")) for m in moves(s))
 
 
@@ -632,7 +628,7 @@ def test_joker_button_option():
     v = s.view(1).notation()
     assert "stock_joker=1" in v
     play(s, "joker")
-    f = fields(s)
+    f = s.fields()
     assert counts(f["hands"].split(",")[0]) == counts("6.7.J") and f["known"].split(",")[0] == "J"
     assert f["jokers_used"] == "1.0.0.0" and f["last_regular"] == "0"
     assert "joker" not in moves(position(["6.7", "4", "6", "13"], phase="draw", stock="5.J", bonus=(2, 2)))  # off by default
@@ -643,23 +639,23 @@ def test_joker_button_allowance_is_per_seat_for_the_match():  # §12: the allowa
     assert moves(s) == ["draw"]  # seat 0's allowance is spent
     s = position(["6.7", "4", "6", "13"], phase="draw", joker_button=True, stock="5.J.J", bonus=(2, 2), jokers_left=(2, 1, 1, 1))
     play(s, "joker")
-    assert fields(s)["jokers_left"] == "1.1.1.1" and s.view(2).notation().split("jokers_left=")[1].startswith("1.1.1.1 ")
+    assert s.fields()["jokers_left"] == "1.1.1.1" and s.view(2).notation().split("jokers_left=")[1].startswith("1.1.1.1 ")
     # the default allowance, 1 per seat, lasts the whole match: once used it does not come back next round
     game = kibitz.Game("canasta_tiles", joker_button=1, mode="three_rounds")
-    assert fields(game.new_initial_state(seed=4))["jokers_left"] == "1.1.1.1"
-    assert fields(kibitz.Game("canasta_tiles", joker_button=1, joker_allowance="3.0.1.2").new_initial_state(seed=4))["jokers_left"] == "3.0.1.2"
+    assert game.new_initial_state(seed=4).fields()["jokers_left"] == "1.1.1.1"
+    assert kibitz.Game("canasta_tiles", joker_button=1, joker_allowance="3.0.1.2").new_initial_state(seed=4).fields()["jokers_left"] == "3.0.1.2"
     pressed = 0
     for seed in range(4):
         s = game.new_initial_state(seed=seed)
         uses = [0] * 4
-        while not s.is_terminal() and int(fields(s)["rounds"]) < 2:
+        while not s.is_terminal() and int(s.fields()["rounds"]) < 2:
             if s.is_chance():
                 s.apply(s.sample_chance(len(s.notation())))
                 continue
             a = s._s.heuristic_action(3)
             uses[s.current_player] += s.move_to_string(a) == "joker"  # the rollout policy presses it whenever it may
             s.apply(a)
-        assert max(uses) <= 1 and fields(s)["jokers_left"] == ".".join(str(1 - u) for u in uses)
+        assert max(uses) <= 1 and s.fields()["jokers_left"] == ".".join(str(1 - u) for u in uses)
         pressed += sum(uses)
     assert pressed >= 4
     for bad in ("-1", "256", "1.1", "x"):
@@ -672,17 +668,17 @@ def test_a_view_keeps_the_joker_flag_when_another_hand_holds_both_jokers():
     # dark, and a view read back must keep both jokers out of the stock
     s = play(tie_position(winner_required=True, joker_button=True), "discard:6", "J", "J")
     v = s.view(2)
-    assert "stock_joker=0" in v.notation() and fields(s)["phase"] == "deal"
+    assert "stock_joker=0" in v.notation() and s.fields()["phase"] == "deal"
     game = kibitz.Game("canasta_tiles", joker_button=1)
     assert game.state_from_view(v.notation()).view(2).notation() == v.notation()
-    assert all("J" not in fields(s.determinize(2, seed))["stock"].split(".") for seed in range(5))
+    assert all("J" not in s.determinize(2, seed).fields()["stock"].split(".") for seed in range(5))
 
 
 def test_pile_visibility_option():
     s = position(["9.9.5.6", "4.4", "6", "5.6"], phase="draw", top="9", pile="J.5.k3", opened=(True, False), pile_visible=False)
     assert "pile=?3" in s.view(1).notation() and "top=9" in s.view(1).notation()
     play(s, "take")
-    assert fields(s)["known"] == "-,-,-,-"  # nobody remembers what came out of a hidden pile
+    assert s.fields()["known"] == "-,-,-,-"  # nobody remembers what came out of a hidden pile
 
 
 def test_the_board_shows_as_much_of_the_discard_pile_as_the_seat_may_see():  # A9
@@ -706,9 +702,9 @@ def test_draws_are_private_and_known_tiles_survive_determinization():
     play(s, "take")
     for seed in range(20):
         d = s.determinize(1, seed)
-        assert counts(fields(d)["hands"].split(",")[0])[JOKER] >= 1  # the picked-up joker stays with seat 0
+        assert counts(d.fields()["hands"].split(",")[0])[JOKER] >= 1  # the picked-up joker stays with seat 0
         assert d.view(1).notation() == s.view(1).notation()
-    hands = {fields(s.determinize(2, seed))["hands"].split(",")[0] for seed in range(20)}
+    hands = {s.determinize(2, seed).fields()["hands"].split(",")[0] for seed in range(20)}
     assert len(hands) > 1  # the rest of seat 0's hand is really hidden (partner included)
     play(s, "discard:6")
     play(s, "draw")
@@ -720,20 +716,20 @@ def test_a_picked_up_tile_stays_known_until_it_is_itself_laid_or_discarded():  #
     # seat 0 picks up a 7 and a joker while holding two 7s of its own, which nobody has seen
     s = position(["9.9.7.7.5", "4.4", "6", "5.6"], phase="draw", top="9", pile="7.J", opened=(True, False), melds=({KIND["7"]: (3, 0, 0)}, {}))
     play(s, "take")
-    assert fields(s)["known"].split(",")[0] == "7.J"
+    assert s.fields()["known"].split(",")[0] == "7.J"
     after_take = s.clone()
     play(s, "discard:7")
     # which 7 went is the mover's choice and the table sees it: the picked-up one, or its own
-    assert fields(s)["phase"] == "copies" and fields(s)["played"] == "7" and moves(s) == ["known:-", "known:7"]
+    assert s.fields()["phase"] == "copies" and s.fields()["played"] == "7" and moves(s) == ["known:-", "known:7"]
     assert s.move_to_string(s._s.heuristic_action(1)) == "known:7"  # the rollout policy shows nothing new
     kept = play(s.clone(), "known:-")
-    assert fields(kept)["known"].split(",")[0] == "7.J" and fields(kept)["phase"] == "draw" and kept.current_player == 1
+    assert kept.fields()["known"].split(",")[0] == "7.J" and kept.fields()["phase"] == "draw" and kept.current_player == 1
     for seat in (1, 2, 3):
         assert kept.view(seat).notation().split("known=")[1].startswith("7.J,")
         for seed in range(10):
-            assert counts(fields(kept.determinize(seat, seed))["hands"].split(",")[0])[KIND["7"]] >= 1
+            assert counts(kept.determinize(seat, seed).fields()["hands"].split(",")[0])[KIND["7"]] >= 1
     gone = play(s.clone(), "known:7")
-    assert fields(gone)["known"].split(",")[0] == "J"
+    assert gone.fields()["known"].split(",")[0] == "J"
     # an opponent following the game from observations learns the same
     v = after_take.view(1)
     for text in ("discard:7", "known:-"):
@@ -741,11 +737,11 @@ def test_a_picked_up_tile_stays_known_until_it_is_itself_laid_or_discarded():  #
     assert v.notation() == kept.view(1).notation()
     # a lay, likewise: of 7.7 laid from 7 (known) + 7.7, the known one may stay
     s = play(after_take.clone(), "rank:7", "lay:7x2")
-    assert moves(s) == ["known:-", "known:7"] and fields(s)["played"] == "7"
-    assert fields(play(s, "known:-"))["known"].split(",")[0] == "7.J" and fields(s)["phase"] == "meld"
+    assert moves(s) == ["known:-", "known:7"] and s.fields()["played"] == "7"
+    assert play(s, "known:-").fields()["known"].split(",")[0] == "7.J" and s.fields()["phase"] == "meld"
     # the joker laid with them was the known one: the hand holds no other
     s = play(after_take.clone(), "rank:7", "lay:7x2+J")
-    assert moves(s) == ["known:J", "known:7.J"] and fields(s)["played"] == "7.J"
+    assert moves(s) == ["known:J", "known:7.J"] and s.fields()["played"] == "7.J"
     with pytest.raises(kibitz.NotationError, match="no 5 was just played"):
         s.parse_move("known:5")
     # with every 7 laid the answer is forced, but it is still asked: whether the hand held
@@ -783,7 +779,7 @@ def test_determinization_keeps_another_seats_unfinished_opening_possible():
         d = s.determinize(0, seed)
         assert d.view(0).notation() == s.view(0).notation()
         assert kibitz.Game.of_notation(d.notation()).state_from_notation(d.notation()).legal_actions()  # seat 1 can finish its lay
-        hands.add(fields(d)["hands"].split(",")[1])
+        hands.add(d.fields()["hands"].split(",")[1])
     assert len(hands) > 1
 
 
@@ -799,7 +795,7 @@ def test_views_follow_a_three_round_match_through_the_reveals_and_new_deals():
         s.apply(a)
         views = [v.advance(t) for v, t in zip(views, seen)]
         steps += 1
-    assert reveals >= 3 and fields(s)["rounds"] == str(reveals)
+    assert reveals >= 3 and s.fields()["rounds"] == str(reveals)
     assert [v.notation() for v in views] == [s.view(p).notation() for p in range(4)]
 
 
@@ -849,7 +845,7 @@ def heuristic_rounds(policy: list[tuple[str, float]], rounds: int):
                 s.apply(s.sample_chance(seed * 1000 + step))
                 continue
             a = s._s.heuristic_action(seed * 1000 + step, policy)
-            decisions.append((fields(s), s.current_player, s.move_to_string(a)))
+            decisions.append((s.fields(), s.current_player, s.move_to_string(a)))
             s.apply(a)
         yield s, decisions
 
@@ -858,7 +854,7 @@ def test_with_out_margin_the_rollout_policy_goes_out_only_while_its_team_is_ahea
     def went_out_behind(policy):
         behind = 0
         for s, _ in heuristic_rounds(policy, 200):
-            f = fields(s)
+            f = s.fields()
             if f["end"] == "out":
                 team = int(f["went_out"]) % 2
                 behind += s.scores()[team] <= s.scores()[1 - team]
@@ -903,7 +899,7 @@ def test_the_rollout_policy_goes_out_whenever_that_wins_the_match():
     misses some of those wins."""
     won = missed_without = positions = 0
     for seed, s, rng in round_decisions(range(40)):
-        f = fields(s)
+        f = s.fields()
         hand = f["hands"].split(",")[s.current_player]
         if f["phase"] == "meld" and f["last_regular"] == "0" and len(hand.split(".")) <= 7:
             positions += 1
@@ -969,7 +965,7 @@ def engine_turn_paths(s: kibitz.State, first: str | None = None) -> tuple[set, i
     out = set()
     paths = 0
     for st in turn_ends(s):
-        f = fields(st)
+        f = st.fields()
         out.add((team_melds(st, mover % 2), counts(f["hands"].split(",")[mover]), KIND[f["top"]], f["opened"].split(",")[mover % 2] == "1"))
         paths += 1
     return out, paths
@@ -1149,7 +1145,7 @@ def test_the_rollout_policys_lays_follow_its_rules_from_the_legal_moves():
         assert move in legal
         if len(legal) == 1:
             assert move == legal[0]
-        f, text = fields(s), s.move_to_string(move)
+        f, text = s.fields(), s.move_to_string(move)
         if f["phase"] in ("meld", "take"):
             ranks = [m for m in legal if s.move_to_string(m).startswith("rank:")]
             opened = f["opened"].split(",")[s.current_player % 2] == "1"

@@ -17,7 +17,7 @@ import pytest
 import kibitz
 from canasta_reference import JOKER, K3, KIND, RANKS, TWO, canasta_bonus, meld_value
 from kibitz import plugins
-from test_canasta_tiles import counts, fields, parse_meld
+from test_canasta_tiles import counts, parse_meld
 
 EXAMPLES = {"canasta_tiles": {}, "just4fun_colours": {}, "yak": {"players": 3}, "yucata": {"players": 3}}
 
@@ -310,7 +310,7 @@ def canasta_team_features(melds: str, opened: int, bonus: int) -> list[float]:
 
 def canasta_features(state: kibitz.State, seat: int) -> list[float]:
     """The evaluator's 33 features, computed from the notation rather than the tensor."""
-    f = fields(state)
+    f = state.fields()
     hands = [counts(h) for h in f["hands"].split(",")]
     melds, opened, bonus = f["melds"].split("/"), [int(x) for x in f["opened"].split(",")], [int(x) for x in f["bonus"].split(",")]
     x: list[float] = []
@@ -345,7 +345,7 @@ def test_canasta_evaluator_features_are_what_the_position_shows() -> None:
                 continue
             for seat in range(4):
                 assert plugin.value_features(state.observation_tensor(seat)) == pytest.approx(canasta_features(state, seat), abs=1e-5)
-            melds = fields(state)["melds"]
+            melds = state.fields()["melds"]
             seen["twos meld"] += "2x" in melds.replace("12x", "")
             seen["canasta"] += any(sum(canasta_team_features(m, 1, 0)[1:3]) > 0 for m in melds.split("/"))
             actions = state.legal_actions()
