@@ -33,7 +33,7 @@ import sys
 from collections import Counter
 
 import kibitz
-from kibitz.match import initial_state
+from kibitz.match import positions
 from kibitz.records import read_records
 from kibitz.stats import wilson_ci
 
@@ -101,7 +101,8 @@ def main() -> None:
         records = [r for r in read_records(lines) if args.bot in r.specs]
     if not records:
         sys.exit(f"no record in {args.records} has a seat labelled {args.bot!r}")
-    game = kibitz.Game("canasta_tiles", **{**records[0].options, "players": 4})
+    if any(r.game != "canasta_tiles" for r in records):
+        sys.exit(f"{args.records}: this script reads canasta_tiles rounds only")
     rng = random.Random(args.seed)
     rounds: list[tuple[int, float]] = []
     sums = {role: [[0.0] * len(FEATURES), [0.0] * len(FEATURES)] for role in ("opponent", "partner")}
@@ -110,9 +111,8 @@ def main() -> None:
     for record in records:
         me = record.specs.index(args.bot)
         rounds.append((sum(1 for m in record.moves if m in ("draw", "take")), record.returns[me]))
-        state = initial_state(game, record.seed)
         discarded: tuple[str, int] | None = None  # the group of the last discard, and the pile it topped
-        for action in record.actions:
+        for state, action in positions(record):
             seat = state.current_player
             f = None if state.is_chance() else state.fields()
             if f is not None:
@@ -128,7 +128,6 @@ def main() -> None:
                     for deal in deals:
                         for i, value in enumerate(hand_features(deal, other)):
                             sums[role][1][i] += value / args.deals
-            state.apply(action)
 
     print(f"{len(rounds)} rounds of {args.bot!r}")
     print(f"{'turns':>8} {'rounds':>7} {'win %':>7}  95 % interval")

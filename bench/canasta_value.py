@@ -27,8 +27,7 @@ import argparse
 import numpy as np
 from scipy.optimize import minimize
 
-import kibitz
-from kibitz.match import initial_state
+from kibitz.match import positions
 from kibitz.plugins import canasta_tiles as plugin  # type: ignore[attr-defined]
 from kibitz.records import read_records
 
@@ -41,17 +40,15 @@ def rounds(paths: list[str], every: int) -> tuple[np.ndarray, np.ndarray, np.nda
         with open(path) as f:
             for record in read_records(f):
                 round_number += 1
-                state = initial_state(kibitz.Game(record.game, **record.options), record.seed)
                 decision = 0
-                for action in record.actions:
-                    if not state.is_chance() and not state.is_terminal():
+                for state, _ in positions(record):
+                    if not state.is_chance():
                         decision += 1
                         if decision % every == 0:
                             for seat in range(4):
                                 features.append(plugin.value_features(state.observation_tensor(seat)))
                                 results.append(record.returns[seat])
                                 groups.append(round_number)
-                    state.apply(action)
     return np.array(features), np.array(results), np.array(groups)
 
 

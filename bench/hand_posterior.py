@@ -37,7 +37,7 @@ from scipy.optimize import minimize
 
 import kibitz
 from kibitz.experts.just4fun_colours import COLOURS, HAND_SIZE, HandModel, geometry
-from kibitz.match import initial_state
+from kibitz.match import positions
 from kibitz.records import GameRecord, read_records
 
 # The board (field colours read from the engine, the lines of 4, the neighbours) and the
@@ -110,11 +110,7 @@ def steps(record: GameRecord) -> Iterator[tuple[kibitz.State, int]]:
     game = kibitz.Game(record.game, **record.options)
     if record.game != "just4fun_colours" or game.num_players != 2 or game.options.get("line", "4") != "4":
         raise SystemExit(f"game {record.index}: this script reads two-player just4fun_colours games with lines of 4, not {game!r}")
-    state = initial_state(game, record.seed)
-    for action in record.actions:
-        yield state, action
-        state = state.clone()
-        state.apply(action)
+    return positions(record)
 
 
 def fit_model(records: list[GameRecord], player: str) -> np.ndarray:

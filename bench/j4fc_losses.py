@@ -22,7 +22,7 @@ import random
 import sys
 
 import kibitz
-from kibitz.match import initial_state
+from kibitz.match import initial_state, positions
 from kibitz.records import read_records
 from kibitz.stats import wilson_ci
 
@@ -79,16 +79,14 @@ def main() -> None:
             games += 1
             me = record.specs.index(args.bot)
             opponent = 1 - me
-            state = initial_state(game, record.seed)
-            shares[state.current_player == me].append(record.returns[me])
+            shares[initial_state(game, record.seed).current_player == me].append(record.returns[me])
             if record.returns[me] >= 0.5:
                 continue
             losses += 1
             last = None
-            for action in record.actions:
+            for state, action in positions(record):
                 if not state.is_chance() and state.current_player == me:
-                    last = (state.clone(), action)
-                state.apply(action)
+                    last = (state, action)
             if last is None:
                 continue
             position, played = last

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import json
 import math
 import re
@@ -18,6 +19,7 @@ from kibitz.match import (
     mean_ci,
     play_bots,
     play_game,
+    positions,
     replay,
     run_match,
     seat_assignment,
@@ -170,6 +172,35 @@ def test_replay_detects_tampered_moves(record: GameRecord) -> None:
         replay(dataclasses.replace(record, moves=["?", *record.moves[1:]]))
     with pytest.raises(ValueError, match="ended after"):
         replay(dataclasses.replace(record, actions=[*record.actions, 0], moves=[*record.moves, "a1"]))
+
+
+def test_positions_give_each_recorded_action_its_own_position(two_players: kibitz.Game, record: GameRecord) -> None:
+    walked = list(positions(record))
+    assert [state.move_to_string(action) for state, action in walked] == record.moves
+    assert any(state.is_chance() for state, _ in walked) and not any(state.is_terminal() for state, _ in walked)
+    for (state, action), (following, _) in itertools.pairwise(walked):
+        assert action in state.legal_actions() or state.is_chance()
+        state.apply(action)  # each position is a state of its own, one action before the next
+        assert state == following
+    last, action = walked[-1]
+    last.apply(action)
+    assert last == replay(record)
+    with pytest.raises(ValueError, match="the record says"):
+        list(positions(dataclasses.replace(record, moves=[*record.moves[:3], "?", *record.moves[4:]])))
+
+
+def test_positions_of_a_simultaneous_game_share_the_joint_move_s_position() -> None:
+    yak = play_game(kibitz.Game("yak", players=3), ["random", "random", "random"], seed=5)
+    walked = list(positions(yak))
+    assert [state.move_to_string(action) for state, action in walked] == yak.moves
+    joint = [i for i, (state, _) in enumerate(walked) if state.is_simultaneous()]
+    assert joint, "a game of Yak has simultaneous nodes"
+    first = joint[0]
+    seats = walked[first][0].choosing_seats()
+    assert len(seats) > 1
+    for k, seat in enumerate(seats):  # one position per choosing seat, the same one, before the joint move
+        state, action = walked[first + k]
+        assert state == walked[first][0] and state.move_to_string(action) in state.legal_moves_for(seat)
 
 
 class _FixedMoveBot:

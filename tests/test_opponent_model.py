@@ -12,7 +12,7 @@ import pytest
 import kibitz
 from kibitz import SearchParams
 from kibitz.bots import PolicyBot, SearchBot, make_bot
-from kibitz.match import play_bots, seat_bots
+from kibitz.match import play_bots, positions, seat_bots
 from kibitz.opponents import GRID, PRIOR_POWER, OpponentModel
 from kibitz.protocol import Engine
 
@@ -103,13 +103,11 @@ def test_the_runner_shows_a_bot_every_other_seats_decision_through_its_own_view(
     game = kibitz.Game("just4fun_colours", players=3)
     recorders = [Recorder() for _ in range(3)]
     record = play_bots(game, recorders, seed=4)
-    state = kibitz.match.initial_state(game, 4)
     decisions = []
-    for action in record.actions:
+    for state, action in positions(record):
         if state.current_player >= 0:
             seen = [(state.observation_text(s, action), state.view(s).notation()) for s in range(3)]
             decisions.append((state.current_player, seen))
-        state.apply(action)
     for seat, bot in enumerate(recorders):
         expected = [(mover, *seen[seat]) for mover, seen in decisions if mover != seat and seen[seat][0] != "?"]
         assert len(expected) >= 5

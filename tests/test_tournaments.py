@@ -20,7 +20,7 @@ import kibitz
 from kibitz.cli import main
 from kibitz.errors import OptionError
 from kibitz.game import CHANCE
-from kibitz.match import MatchPlan, Participant, Scoreboard, derive_seed, initial_state, run_match
+from kibitz.match import MatchPlan, Participant, Scoreboard, derive_seed, initial_state, positions, run_match
 from kibitz.records import GameRecord
 from kibitz.referee import Clocks, EnginePlayer, TimeControl, Tournament, player
 from kibitz.stats import SPRT
@@ -31,13 +31,7 @@ ENGINE = f"{sys.executable} -m kibitz engine"
 
 def chance_outcomes(record: GameRecord) -> list[int]:
     """The chance outcomes of a recorded game, in order."""
-    state = initial_state(kibitz.Game(record.game, **record.options), record.seed)
-    outcomes = []
-    for action in record.actions:
-        if state.current_player == CHANCE:
-            outcomes.append(action)
-        state.apply(action)
-    return outcomes
+    return [action for state, action in positions(record) if state.current_player == CHANCE]
 
 
 # -- plans -------------------------------------------------------------------------------------

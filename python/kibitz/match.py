@@ -1,6 +1,7 @@
 """Games between bots: one game (:func:`play_game`), a match of many games run in parallel
 (:func:`run_match`, resumable from its results file) with its plan (:class:`MatchPlan`)
-and statistics, and exact replay of a game record (:mod:`kibitz.records`).
+and statistics, and exact replay of a game record (:mod:`kibitz.records`), whole or position by
+position (:func:`positions`).
 
 Every random choice of a game (the deal, each chance outcome, each bot's seed) is derived
 from the game's seed with :func:`derive_seed`, so a seed and the bot specs fix the whole game,
@@ -224,15 +225,14 @@ def play_game(game: Game, specs: list[str], seed: int, record: bool = True) -> G
     return play_bots(game, seat_bots(specs, seed), seed, labels=specs, record=record)
 
 
-def replay(record: GameRecord) -> State:
-    """Rebuilds a recorded game and returns its final state. At a simultaneous node the next
-    recorded actions are the choosing seats' choices, in :meth:`State.choosing_seats` order.
+def _recorded_steps(state: State, record: GameRecord) -> Iterator[list[int]]:
+    """Walks ``state`` (the record's initial state) through the record: yields each step's
+    actions (one decision or chance outcome, or at a simultaneous node the choosing seats'
+    choices) with ``state`` still before the step, and applies the step when resumed.
 
-    Raises ValueError (IllegalMoveError, NotationError and OptionError are ValueErrors too)
-    if a recorded action or its text does not fit, if the game does not end with the last
-    action, or if the final result differs from the recorded one.
+    Raises ValueError (IllegalMoveError and NotationError are ValueErrors too) if a recorded
+    action or its text does not fit, or if the game ends before the record does.
     """
-    state = initial_state(Game(record.game, **record.options), record.seed)
     if len(record.moves) != len(record.actions):
         raise ValueError(f"record has {len(record.actions)} actions but {len(record.moves)} moves")
     step, total = 0, len(record.actions)
@@ -246,6 +246,7 @@ def replay(record: GameRecord) -> State:
             action, move = record.actions[step + i], record.moves[step + i]
             if state.move_to_string(action) != move:
                 raise ValueError(f"action {step + i} is {action} ({state.move_to_string(action)!r}), the record says {move!r}")
+        yield record.actions[step : step + len(seats)]
         try:
             if state.is_simultaneous():
                 state.apply_joint(dict(zip(seats, record.actions[step : step + len(seats)])))
@@ -255,6 +256,38 @@ def replay(record: GameRecord) -> State:
             moves = ", ".join(repr(m) for m in record.moves[step : step + len(seats)])
             raise type(err)(f"recorded action {step} ({moves}): {err}") from None
         step += len(seats)
+
+
+def positions(record: GameRecord) -> Iterator[tuple[State, int]]:
+    """Each recorded action, in order, with the position it was taken in: a state of its own
+    (the caller may keep or change it) before the action, chance outcomes included. At a
+    simultaneous node each choosing seat's action comes with the same position.
+
+    Raises ValueError, as :func:`replay` does, when an action does not fit the game; the end
+    of the game is not checked.
+
+    >>> import kibitz
+    >>> record = play_game(kibitz.Game("yucata", players=2), ["random", "random"], seed=3)
+    >>> [state.move_to_string(action) for state, action in positions(record)] == record.moves
+    True
+    """
+    state = initial_state(Game(record.game, **record.options), record.seed)
+    for actions in _recorded_steps(state, record):
+        for action in actions:
+            yield state.clone(), action
+
+
+def replay(record: GameRecord) -> State:
+    """Rebuilds a recorded game and returns its final state. At a simultaneous node the next
+    recorded actions are the choosing seats' choices, in :meth:`State.choosing_seats` order.
+
+    Raises ValueError (IllegalMoveError, NotationError and OptionError are ValueErrors too)
+    if a recorded action or its text does not fit, if the game does not end with the last
+    action, or if the final result differs from the recorded one.
+    """
+    state = initial_state(Game(record.game, **record.options), record.seed)
+    for _ in _recorded_steps(state, record):
+        pass
     if record.adjudication is not None:  # a forfeit: the game stopped where the seat failed
         seat = record.adjudication["seat"]
         if record.adjudication.get("phase") == "start":
