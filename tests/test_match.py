@@ -174,7 +174,7 @@ def test_replay_detects_tampered_moves(record: GameRecord) -> None:
         replay(dataclasses.replace(record, actions=[*record.actions, 0], moves=[*record.moves, "a1"]))
 
 
-def test_positions_give_each_recorded_action_its_own_position(two_players: kibitz.Game, record: GameRecord) -> None:
+def test_positions_give_each_recorded_action_its_own_position(record: GameRecord) -> None:
     walked = list(positions(record))
     assert [state.move_to_string(action) for state, action in walked] == record.moves
     assert any(state.is_chance() for state, _ in walked) and not any(state.is_terminal() for state, _ in walked)
