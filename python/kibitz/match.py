@@ -246,12 +246,13 @@ def _recorded_steps(state: State, record: GameRecord) -> Iterator[list[int]]:
             action, move = record.actions[step + i], record.moves[step + i]
             if state.move_to_string(action) != move:
                 raise ValueError(f"action {step + i} is {action} ({state.move_to_string(action)!r}), the record says {move!r}")
-        yield record.actions[step : step + len(seats)]
+        actions = record.actions[step : step + len(seats)]
+        yield actions
         try:
             if state.is_simultaneous():
-                state.apply_joint(dict(zip(seats, record.actions[step : step + len(seats)])))
+                state.apply_joint(dict(zip(seats, actions)))
             else:
-                state.apply(record.actions[step])
+                state.apply(actions[0])
         except (IllegalMoveError, NotationError) as err:
             moves = ", ".join(repr(m) for m in record.moves[step : step + len(seats)])
             raise type(err)(f"recorded action {step} ({moves}): {err}") from None
