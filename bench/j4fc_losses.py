@@ -22,7 +22,7 @@ import random
 import sys
 
 import kibitz
-from kibitz.match import initial_state, positions
+from kibitz.match import positions
 from kibitz.records import read_records
 from kibitz.stats import wilson_ci
 
@@ -68,7 +68,6 @@ def main() -> None:
     args = parser.parse_args()
 
     rng = random.Random(args.seed)
-    game = kibitz.Game("just4fun_colours", players=2)
     games = losses = decided = 0
     avoidable: list[tuple[float, float]] = []
     shares: dict[bool, list[float]] = {True: [], False: []}  # by whether the bot moved first
@@ -79,7 +78,8 @@ def main() -> None:
             games += 1
             me = record.specs.index(args.bot)
             opponent = 1 - me
-            shares[initial_state(game, record.seed).current_player == me].append(record.returns[me])
+            first_mover = next(state.current_player for state, _ in positions(record) if not state.is_chance())
+            shares[first_mover == me].append(record.returns[me])
             if record.returns[me] >= 0.5:
                 continue
             losses += 1
