@@ -72,6 +72,7 @@ ROWS = [
         DEFAULT_LAYOUT_START_0, by_seat=True),
     Row("canasta-greedy", "canasta_tiles", (CA, "greedy"), 200, 209, ">= 80 %", players=4),
     Row("canasta-expert", "canasta_tiles", (CA, "expert"), 200, 210, ">= 65 %", players=4),
+    Row("canasta-expert-more", "canasta_tiles", (CA, "expert"), 400, 219, ">= 65 %", players=4),
     # Yak came after issue 10's targets were set: issue 12 asked for >= 50 % against three greedy
     # bots; against the expert the ladder asks the search to be the stronger player.
     Row("yak-4p-greedy", "yak", (YA, "greedy", "greedy", "greedy"), 200, 230, ">= 50 % (issue 12)", players=4),
