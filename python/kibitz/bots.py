@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 from kibitz import plugins
 from kibitz.errors import OptionError, shown
 from kibitz.experts import ExpertBot
-from kibitz.game import Move, SearchResult, State, View
+from kibitz.game import Move, SearchProgress, SearchResult, State, StopFlag, View
 from kibitz.opponents import OpponentModel
 from kibitz.params import EVAL_PREFIX, POLICY_PREFIX, SearchParams, find_parameter, parse_number, weight_pairs
 
@@ -153,15 +153,19 @@ class SearchBot:
             changed.append(f"plugin={self.plugin.source or self.plugin.name}")
         return f"SearchBot({self.name!r}, {self.params.algorithm}{':' if changed else ''}{','.join(changed)})"
 
-    def act(self, view: View | State, seat: int | None = None) -> Move:
+    def act(self, view: View | State, seat: int | None = None, *, stop: StopFlag | None = None, progress: SearchProgress | None = None) -> Move:
         """The move for ``view``'s seat; given the full state (``uct``), for ``seat`` (default:
-        the seat to move; at a simultaneous node the bot's seat is needed)."""
+        the seat to move; at a simultaneous node the bot's seat is needed). ``stop`` and
+        ``progress`` are passed to :meth:`State.search`: another thread may end the search
+        early (the bot then plays the best move found so far) or watch it run."""
         state = view if isinstance(view, State) else view.state()
         own = seat if isinstance(view, State) else view.seat
         searched = own if state.is_simultaneous() else None  # a sequential decision is the mover's
         model = self._opponent_model(state, state.current_player if own is None else own)
         params = self.params.with_(seed=self._rng.getrandbits(63))
-        self.last_result = state.search(params, seat=searched, plugin=self.plugin, opponent_shares=None if model is None else model.shares())
+        self.last_result = state.search(
+            params, stop=stop, progress=progress, seat=searched, plugin=self.plugin, opponent_shares=None if model is None else model.shares()
+        )
         return self.last_result.action
 
     def observe_move(self, before: View | State, mover: int, move: str, seat: int) -> None:
