@@ -24,7 +24,7 @@ export function render(root, model, act) {
     model, table, names, sel,
     scores: scoreTable(table),
     picks: makePicks(model, table, sel, act, update),
-    marks: marks(model, table),
+    marks: marks(model),
     hint: hintOf(model),
     short: (seat, n = 14) => (names[seat].length > n ? `${names[seat].slice(0, n - 1)}…` : names[seat]),
   };
@@ -101,11 +101,14 @@ function statusLine({ table, names, model }) {
     const waiting = table.cards.map((c, s) => (c === "-" ? names[s] : null)).filter((n) => n !== null);
     return `${round} · Sunrise: everyone chooses a card in secret${waiting.length ? ` (still to choose: ${waiting.join(", ")})` : ""}`;
   }
-  const who = names[table.actor];
   const card = table.cards[table.actor];
-  if (table.step === "draw") return `${round} · Noon: ${who} (${card}) · drawing from the bag`;
-  return `${round} · Noon: ${who} · ${card} · ${table.step}`;
+  return `${round} · Noon · ${names[table.actor]}: ${card[0].toUpperCase()}${card.slice(1)}, ${STEP_WORDS[table.step] ?? table.step}`;
 }
+
+const STEP_WORDS = {
+  build: "buying stones", pay: "paying", overflow: "sending food on to the market", place: "placing stones",
+  restock: "taking food", take: "taking food from the market", put: "putting a stone into a cart", draw: "drawing from the bag",
+};
 
 function endLine(table) {
   if (table.trigger === null || table.step === "over") return "";
@@ -127,7 +130,7 @@ function promptLine(ctx) {
   }
   if (m.pay.length) {
     const accepts = cart.refuses ? `anything but ${cart.refuses}` : "at most two kinds";
-    return `Pay ${cost(m.pay)} food into the ${cart.name} cart (${accepts}): click ${cost(m.pay)} tokens in your yurt.`;
+    return `Pay ${cost(m.pay)} food into the cart (${accepts}): click ${cost(m.pay)} tokens in your yurt.`;
   }
   if (m.overflow.length) {
     const n = cost(m.overflow);

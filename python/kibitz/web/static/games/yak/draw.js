@@ -92,3 +92,23 @@ export function clickable(node, { legal = false, move = null, onClick }) {
   });
   return node;
 }
+
+// Apply a picker's answer (picks.js) to a drawn thing.
+export function wire(node, pick, hinted = false, last = false) {
+  if (hinted) node.classList.add("hint");
+  if (last) node.classList.add("last");
+  if (!pick) return node;
+  if (pick.picked) node.classList.add("picked");
+  return clickable(node, pick);
+}
+
+// The baby yak: the start player of the round.
+export function babyYak(x, y) {
+  return el("g", { class: "yak-baby", transform: `translate(${x} ${y})` }, title("baby yak: this player starts the round"),
+    el("ellipse", { class: "body", rx: 10, ry: 7 }), el("path", { class: "horns", d: "M-7,-5 q-4,-6 -1,-9 M-1,-6 q2,-6 5,-7" }));
+}
+
+// A small count on a pile (tokens picked from it).
+export function badge(x, y, content) {
+  return el("g", { class: "yak-badge", transform: `translate(${x} ${y})` }, el("circle", { r: 11 }), text(0, 5, content));
+}

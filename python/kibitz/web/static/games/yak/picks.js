@@ -6,7 +6,7 @@
 // leads towards a legal move, `move` is played by this click, `picked` is part of the choice.
 
 import { sortMoves, readMove, canAdd, complete, growable, tokensText } from "./moves.js";
-import { posText } from "./table.js";
+import { posText, tokens } from "./table.js";
 
 // A fresh selection for a new decision.
 export const freshSelection = (key) => ({ key, build: [], pay: [], overflow: [], take: [], bought: null, drawn: null, notice: "" });
@@ -27,7 +27,6 @@ export function makePicks(model, table, sel, act, update) {
     return { legal, move: done ? textNext : null, picked: false, onClick: done || !legal ? () => send(textNext) : change(add) };
   }
   const buildKinds = () => sel.build.map((i) => actorCart.stones[i]);
-  const yurtTokens = (seat) => table.yurts[seat].flatMap((n, f) => Array(n).fill(["meat", "milk", "bread"][f]));
   const singleKind = (list) => (new Set(list).size === 1 ? list[0] : null);
 
   return {
@@ -58,8 +57,8 @@ export function makePicks(model, table, sel, act, update) {
     yurtToken(seat, index) {
       if (!moves.pay.length || seat !== table.actor) return null;
       if (sel.pay.includes(index)) return { legal: false, picked: true, onClick: change(() => sel.pay.splice(sel.pay.indexOf(index), 1)) };
-      const kinds = sel.pay.map((i) => yurtTokens(seat)[i]);
-      return grow("pay", moves.pay, kinds, yurtTokens(seat)[index], () => sel.pay.push(index));
+      const yurt = tokens(table.yurts[seat]);
+      return grow("pay", moves.pay, sel.pay.map((i) => yurt[i]), yurt[index], () => sel.pay.push(index));
     },
     // A market pile: a Market takes tokens of it.
     marketFood(kind) {
@@ -100,7 +99,7 @@ export function makePicks(model, table, sel, act, update) {
   // Which stone of `stones` goes: a click picks it when the stones differ.
   function pickStone(which, options, stones, index) {
     if (!options.length) return null;
-    if (singleKind(stones) !== null) return { legal: false, picked: true, onClick: () => {} };
+    if (singleKind(stones) !== null) return null;  // nothing to choose: the places are offered at once
     if (sel[which] === index) return { legal: false, picked: true, onClick: change(() => { sel[which] = null; }) };
     return { legal: sel[which] === null, picked: false, onClick: change(() => { sel[which] = index; }) };
   }
@@ -114,21 +113,36 @@ export function makePicks(model, table, sel, act, update) {
   }
 }
 
-// The things the moves since the seat's last decision touched (class `last`), and the hint's.
-export function marks(model, table) {
+// The things the moves since the seat's last decision touched (class `last`): `moves` from
+// `last` on, read in the `log` (which also holds the draws, whose texts carry the reveal of the
+// next player's card) when the model has one.
+export function marks(model) {
   const out = { positions: new Set(), carts: new Set(), cards: new Set(), yurts: new Set(), market: false };
-  for (const m of (model.moves ?? []).slice(model.last ?? 0)) {
+  for (const m of since(model)) {
+    const seat = m.seat ?? -1;
     for (const part of m.text.split(/[;|]/)) {
       const words = part.trim().split(" ");
       if (words[0] === "reveal") out.cards.add(Number(words[1]));
       const move = readMove(part);
-      if (move.verb === "place" && m.seat !== null && m.seat >= 0) out.positions.add(`${m.seat}:${move.at}`);
+      if (move.verb === "place" && seat >= 0) out.positions.add(`${seat}:${move.at}`);
       if (move.verb === "put") out.carts.add(move.at);
-      if (["restock", "take", "pay"].includes(move.verb) && m.seat >= 0) out.yurts.add(m.seat);
+      if (["restock", "take", "pay"].includes(move.verb) && seat >= 0) out.yurts.add(seat);
       if (move.verb === "overflow" || move.verb === "take") out.market = true;
     }
   }
   return out;
+}
+
+function since(model) {
+  const last = model.last ?? 0;
+  if (!model.log) return (model.moves ?? []).slice(last);
+  let decisions = 0, start = 0;
+  model.log.forEach((entry, i) => {
+    if (entry.seat === null || entry.seat === undefined) return;
+    decisions += 1;
+    if (decisions === last) start = i + 1;
+  });
+  return model.log.slice(start);
 }
 
 // The things the hint moves: hint.has(verb, token-or-name) and hint.indices(verb, list) (which

@@ -1,19 +1,16 @@
 // A player's place: the action card (three to choose from at Sunrise for the viewer), the yurt's
 // food, the tower by level with its groups, the stones bought and not placed, the score so far.
 
-import { el, text, title, panel, stone, slot, food, card } from "./draw.js";
-import { CARDS, LEVEL_START, POSITIONS, YURT_FOOD, contacts, posText, total } from "./table.js";
-import { wire, babyYak } from "./village.js";
+import { el, text, title, panel, stone, slot, food, card, wire, babyYak } from "./draw.js";
+import { CARDS, POSITIONS, YURT_FOOD, contacts, indexOf, levelOf, posText, tokens, total } from "./table.js";
 
 const W = 300, H = 368;
 const STEP = 50, BRICK = 42, ROW = 40, TOWER_X = 50, TOWER_Y = 170;
 
 // A tower position's centre.
-export function brickAt(pos) {
-  let level = 4;
-  while (LEVEL_START[level - 1] > pos) level -= 1;
-  const i = pos - LEVEL_START[level - 1];
-  return { x: TOWER_X + (i + (level - 1) / 2) * STEP, y: TOWER_Y + (4 - level) * ROW };
+function brickAt(pos) {
+  const level = levelOf(pos);
+  return { x: TOWER_X + (indexOf(pos) + (level - 1) / 2) * STEP, y: TOWER_Y + (4 - level) * ROW };
 }
 
 export function drawSeat(ctx, seat) {
@@ -90,15 +87,15 @@ function drawYurt(ctx, seat) {
   const g = el("g", { transform: "translate(0 112)", "data-testid": `yurt-${seat}` });
   if (marks.yurts.has(seat)) g.classList.add("last");
   g.append(text(10, 22, "Yurt", { class: "line left" }));
-  const tokens = table.yurts[seat].flatMap((n, f) => Array(n).fill(["meat", "milk", "bread"][f]));
-  const hinted = table.actor === seat ? hint.indices("pay", tokens) : new Set();
-  tokens.forEach((kind, i) => {
+  const yurt = tokens(table.yurts[seat]);
+  const hinted = table.actor === seat ? hint.indices("pay", yurt) : new Set();
+  yurt.forEach((kind, i) => {
     const x = 66 + i * 29;
     const token = el("g", { class: "yak-token", "data-testid": `yurt-${seat}-${i}` },
       el("rect", { class: "hit", x: x - 14, y: 1, width: 28, height: 30, rx: 6 }), food(kind, x, 16));
     g.append(wire(token, picks.yurtToken(seat, i), hinted.has(i)));
   });
-  if (!tokens.length) g.append(text(66, 22, "empty", { class: "small left" }));
+  if (!yurt.length) g.append(text(66, 22, "empty", { class: "small left" }));
   return g;
 }
 

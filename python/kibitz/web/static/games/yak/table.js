@@ -13,7 +13,7 @@ export const TRACK = 4;                       // the mountain's fog spaces
 export const KINDS = ["0", "1", "2", "3", "4", "5", "6", "7", "X", "F"];
 export const REFUSES = { NO_MEAT: "meat", NO_MILK: "milk", NO_BREAD: "bread", TWO_KINDS: null };
 
-// A position index 0..13 as the rules write it, "L,i", and back.
+// A position index 0..13: its level, its index on the level, and "L,i" as the rules write it.
 export function levelOf(pos) {
   let level = 4;
   while (LEVEL_START[level - 1] > pos) level -= 1;
@@ -21,10 +21,6 @@ export function levelOf(pos) {
 }
 export const indexOf = (pos) => pos - LEVEL_START[levelOf(pos) - 1];
 export const posText = (pos) => `${levelOf(pos)},${indexOf(pos)}`;
-export function posFromText(text) {
-  const [level, i] = text.split(",").map(Number);
-  return LEVEL_START[level - 1] + i;
-}
 
 // The stones a stone touches (§1.9): side by side, the two below, the two above.
 export function contacts(pos) {
@@ -100,6 +96,4 @@ export function readFields(fields) {
   return t;
 }
 
-// The station of a cart, by its name (carts are named by what they refuse, each once).
-export const stationOf = (table, cartName) => table.carts.findIndex((c) => c.name === cartName);
 export const total = (counts) => counts.reduce((a, b) => a + b, 0);

@@ -2,7 +2,7 @@
 // the market in the middle (and the stones a Market drew); and the supply: the mountain's fog
 // track, the bag and Master Builder's bonus cards.
 
-import { el, text, title, panel, stone, slot, food, clickable } from "./draw.js";
+import { el, text, title, panel, stone, slot, food, wire, babyYak, badge } from "./draw.js";
 import { FOODS, CART_LIMIT, CART_FOOD, TRACK, KINDS, total } from "./table.js";
 import { BONUS } from "./score.js";
 
@@ -13,15 +13,6 @@ const RINGS = {
   4: { cx: 210, cy: 200, r: 138, road: 138, h: 400, market: { x: 148, y: 125, w: 124, h: 150 } },
   3: { cx: 210, cy: 150, r: 150, road: 132, h: 362, market: { x: 152, y: 138, w: 116, h: 100 } },
 };
-
-// Apply a picker's answer (picks.js) to a drawn thing.
-export function wire(node, pick, hinted = false, last = false) {
-  if (hinted) node.classList.add("hint");
-  if (last) node.classList.add("last");
-  if (!pick) return node;
-  if (pick.picked) node.classList.add("picked");
-  return clickable(node, pick);
-}
 
 const CART_LABEL = { NO_MEAT: "no meat", NO_MILK: "no milk", NO_BREAD: "no bread", TWO_KINDS: "2 kinds max" };
 
@@ -123,15 +114,6 @@ function drawMarket(ctx) {
     });
   }
   return g;
-}
-
-export function babyYak(x, y) {
-  return el("g", { class: "yak-baby", transform: `translate(${x} ${y})` }, title("baby yak: this player starts the round"),
-    el("ellipse", { class: "body", rx: 10, ry: 7 }), el("path", { class: "horns", d: "M-7,-5 q-4,-6 -1,-9 M-1,-6 q2,-6 5,-7" }));
-}
-
-export function badge(x, y, content) {
-  return el("g", { class: "yak-badge", transform: `translate(${x} ${y})` }, el("circle", { r: 11 }), text(0, 5, content));
 }
 
 // The mountain's fog track, the bag's counts, the bonus cards.
