@@ -289,8 +289,9 @@ def test_a_card_shows_the_fields_of_its_colour_and_a_field_its_price(page: Any, 
     from selenium.webdriver.common.action_chains import ActionChains
 
     state, entries = positions[len(positions) // 2]
-    model = model_of(state, entries, 0)
+    model = model_of(state, entries, 0, hint=state.legal_moves_for(0)[0])
     show(page, model)
+    assert [e.get_attribute("data-field") for e in query(page, ".field.hint")] == [model["hint"]]
     field = max(model["legal"], key=lambda f: len(query(page, f"[data-field={f}] .stone")))
     height = len(query(page, f"[data-field={field}] .stone"))
     ActionChains(page).move_to_element(query(page, f"[data-field={field}]")[0]).perform()

@@ -1,6 +1,8 @@
 // Just 4 Fun Colours: the table read from a seat's model (docs/games/just4fun_colours.md §4).
 // Pure functions, no DOM: what the view draws, derived only from what the model holds.
 
+import { hiddenCount, list } from "../../notation.js";
+
 export const COLOURS = "ROYGBP";
 export const COLOUR_NAMES = { R: "red", O: "orange", Y: "yellow", G: "green", B: "blue", P: "purple" };
 export const SIDE = 6;
@@ -26,32 +28,33 @@ export function colourOf(index) {
 }
 
 function seatList(text) {
-  return (text || "").split(",").filter((s) => s !== "").map(Number);
+  return list(text).map(Number);
 }
 
 function counts(text) {
-  const parts = (text || "").split(".").map(Number);
+  const parts = list(text, ".").map(Number);
   return parts.length === COLOURS.length && parts.every(Number.isFinite) ? parts : null;
 }
 
 // "RRGB" → the cards; "?7" → seven hidden cards; "-" → empty.
 function hand(text) {
-  if (text && text.startsWith("?")) return { cards: null, count: Number(text.slice(1)) };
-  const cards = text === "-" || !text ? "" : text;
+  const hidden = hiddenCount(text);
+  if (hidden !== null) return { cards: null, count: hidden };
+  const cards = list(text).join("");
   return { cards, count: cards.length };
 }
 
 // The moves of the notation's history since its base, with the seat that made each: every
 // decision uses one stone, seats take turns from `start` (§1.3, §1.5).
 function history(fields, players, used) {
-  const texts = fields.moves ? fields.moves.split(".") : [];
+  const texts = list(fields.moves, ".");
   const first = Number(fields.start) + used - texts.length;
   return texts.map((text, i) => ({ seat: (((first + i) % players) + players) % players, field: fieldIndex(text) }));
 }
 
 // The hands shown by blocked turns since the base, in order (§4.1).
 function revealedHands(fields) {
-  return fields.revealed && fields.revealed !== "-" ? fields.revealed.split(",") : [];
+  return list(fields.revealed);
 }
 
 // Each field's stones, bottom first: seats where the history says who put them, -1 below that
@@ -155,7 +158,7 @@ export function readTable(model) {
   const board = parseBoard(f.board);
   const supply = seatList(f.supply);
   const boxed = seatList(f.boxed);
-  const hands = (f.hands || "").split(",").map(hand);
+  const hands = list(f.hands).map(hand);
   const stockCounts = counts(f.stock);
   const used = supply.reduce((sum, s) => sum + (STONES - s), 0);
   const moves = history(f, players, used);
@@ -167,7 +170,7 @@ export function readTable(model) {
     board,
     stacks: stacks(board, moves),
     hands,
-    stock: stockCounts ? stockCounts.reduce((a, b) => a + b, 0) : Number(String(f.stock || "?0").slice(1)),
+    stock: stockCounts ? stockCounts.reduce((a, b) => a + b, 0) : hiddenCount(f.stock) ?? 0,
     stockCounts,
     discard: counts(f.discard) || Array(COLOURS.length).fill(0),
     supply,
