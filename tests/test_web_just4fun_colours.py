@@ -140,11 +140,11 @@ def test_the_view_reads_positions_as_the_engine_does() -> None:
             })
             cases.append({"model": model})
     script = (
-        f"import {{ readTable, largestArea, MAP }} from {json.dumps((GAMES / GAME / 'table.js').as_uri())};\n"
+        f"import {{ readTable, MAP }} from {json.dumps((GAMES / GAME / 'table.js').as_uri())};\n"
         "let text = ''; process.stdin.on('data', (d) => (text += d)); process.stdin.on('end', () => {\n"
         "  const out = JSON.parse(text).map(({ model }) => { const t = readTable(model);\n"
         "    return { stacks: t.stacks, hand: t.hands[model.seat].cards, supply: t.supply, stock: t.stock,\n"
-        "             areas: Array.from({ length: t.players }, (_, s) => largestArea(t.board, s).size), map: MAP }; });\n"
+        "             areas: t.areas.map((a) => a.size), map: MAP }; });\n"
         "  process.stdout.write(JSON.stringify(out)); });\n"
     )
     run = subprocess.run([node, "--input-type=module", "-e", script], input=json.dumps(cases), capture_output=True, text=True, timeout=60, check=True)

@@ -4,7 +4,7 @@
 // clicking the hand (or its button) plays the blocked turn. Clicking a card first narrows the
 // highlighted fields to that colour and shows what each costs.
 
-import { COLOUR_NAMES, colourOf, fieldIndex, largestArea, lines, price, readTable } from "./just4fun_colours/table.js";
+import { COLOUR_NAMES, STONES, colourOf, fieldIndex, lines, price, readTable } from "./just4fun_colours/table.js";
 import * as draw from "./just4fun_colours/draw.js";
 import { svg as el } from "../svg.js";
 
@@ -93,9 +93,9 @@ function message(table, model, view) {
     if (forfeit) return `Game over: ${view.names[forfeit.seat] || forfeit.label} ${forfeit.reason === "resigned" ? "resigned" : `forfeits (${forfeit.reason})`}.`;
     if (view.byLine) return `Game over: ${who(winners)} ${verb} with a line of ${table.line}.`;
     const best = winners.length ? table.areas[winners[0]] : { size: 0, stones: 0 };
-    return `Game over after 20 rounds: ${who(winners)} ${verb} with an area of ${best.size} fields (${best.stones} stones).`;
+    return `Game over after ${STONES} rounds: ${who(winners)} ${verb} with an area of ${best.size} fields (${best.stones} stones).`;
   }
-  const round = `Round ${table.round} of 20, a line of ${table.line} wins.`;
+  const round = `Round ${table.round} of ${STONES}, a line of ${table.line} wins.`;
   if (view.canAct && table.blockedLegal) return `${round} You are blocked: no field can be paid for. Click your hand to throw it away, draw 7 cards and box a stone.`;
   if (view.canAct) return `${round} Your turn: click a highlighted field to place a stone there.`;
   if (model.replay) return `Replay. ${round}`;
@@ -135,7 +135,6 @@ function preview(svg, table, view, name) {
 function redraw(root, ui) {
   const { model } = ui;
   const table = readTable(model);
-  table.areas = Array.from({ length: table.players }, (_, s) => largestArea(table.board, s));
   ui.narrow = isNarrow(root);
   const view = viewOf(table, model, ui.selected, ui.narrow);
   const svg = layout(table, view, ui.narrow);
@@ -173,22 +172,20 @@ function layout(table, view, narrow) {
 }
 
 function wire(svg, root, ui, table, view) {
-  const model = ui.model;
-  const mayAttempt = view.seat !== null && !model.replay && !model.terminal && (model.mine || []).includes(view.seat);
   const choose = (target) => {
     const move = target.closest("[data-move]");
     const fieldNode = target.closest("[data-field]");
     const cardNode = target.closest("[data-card]");
-    if (move && mayAttempt) return ui.act(move.dataset.move);
-    if (fieldNode && mayAttempt) return ui.act(fieldNode.dataset.field); // the engine says why not
-    if (cardNode && !model.replay) {
+    if (move && view.canAct) return ui.act(move.dataset.move);
+    if (fieldNode && view.canAct) return ui.act(fieldNode.dataset.field); // the engine says why not
+    if (cardNode && !ui.model.replay) {
       ui.selected = ui.selected === cardNode.dataset.card ? null : cardNode.dataset.card;
       redraw(root, ui);
     }
   };
   svg.addEventListener("click", (event) => choose(event.target));
   svg.addEventListener("keydown", (event) => {
-    if ((event.key === "Enter" || event.key === " ") && event.target.closest("[data-field],[data-move]")) {
+    if ((event.key === "Enter" || event.key === " ") && event.target.closest("[data-field],[data-card],[data-move]")) {
       event.preventDefault();
       choose(event.target);
     }

@@ -2,7 +2,7 @@
 // is a function returning {node, width, height} in viewBox units; the module lays them out.
 // Colours come from CSS classes only (just4fun_colours.css): c-R … c-P, seat-0 … seat-3.
 
-import { svg as el, title } from "../../svg.js";
+import { svg as el, legal as markLegal, title } from "../../svg.js";
 import { COLOURS, COLOUR_NAMES, SIDE, colourOf, fieldName } from "./table.js";
 
 const FIELD = 100;
@@ -41,7 +41,6 @@ function field(table, view, index) {
   const legal = view.legalFields.has(index);
   const recent = table.recent.filter((m) => m.field === index);
   const classes = ["field", `c-${colour}`];
-  if (legal) classes.push("legal");
   if (view.dim.has(index)) classes.push("dim");
   if (recent.length) classes.push("last");
   if (view.hint === name) classes.push("hint");
@@ -51,17 +50,16 @@ function field(table, view, index) {
     class: classes.join(" "),
     "data-field": name,
     "data-testid": `field-${name}`,
-    "data-legal": legal || null,
-    "data-move": legal ? name : null,
     tabindex: view.canAct ? 0 : null,
     role: view.canAct ? "button" : null,
   });
+  if (legal) markLegal(g, name);
   g.append(title(`${name}: ${COLOUR_NAMES[colour]}${owner}; costs ${f.height + 1} ${COLOUR_NAMES[colour]}`));
   g.append(el("rect", { x: 2, y: 2, width: FIELD - 4, height: FIELD - 4, rx: 6, class: "square" }));
   g.append(text(10, 26, colour, "field-letter"));
   g.append(tower(table.stacks[index]));
   for (const mark of ["legal", "last", "hint", "win"]) {
-    if (!classes.includes(mark)) continue;
+    if (!(mark === "legal" ? legal : classes.includes(mark))) continue;
     for (const layer of ["under", mark]) g.append(el("rect", { x: 5, y: 5, width: FIELD - 10, height: FIELD - 10, rx: 5, class: `ring ${layer}-ring` }));
   }
   recent.forEach((m, k) => {
@@ -114,22 +112,20 @@ export function hand(table, view, width) {
   cards.forEach((colour, k) => {
     const playable = view.canAct && view.legalColours.has(colour) && !view.selected;
     const blocked = view.canAct && table.blockedLegal;
-    const classes = ["hand-card"];
-    if (view.selected === colour) classes.push("picked");
-    if (playable || blocked) classes.push("legal");
-    g.append(place(card(colour, {
-      class: classes.join(" "),
+    const node = card(colour, {
+      class: `hand-card${view.selected === colour ? " picked" : ""}`,
       "data-card": colour,
       "data-testid": `card-${k}`,
-      "data-legal": playable || blocked || null,
-      "data-move": blocked ? "blocked" : null,
-    }), k * step, font + 22));
+      tabindex: view.canAct ? 0 : null,
+      role: view.canAct ? "button" : null,
+    });
+    if (playable || blocked) markLegal(node, blocked ? "blocked" : null);
+    g.append(place(node, k * step, font + 22));
   });
   let height = font + 22 + CARD_H + 8;
   if (view.canAct && table.blockedLegal) {
     const label = "Blocked: discard the hand, box a stone";
-    const hinted = view.hint === "blocked" ? " hint" : "";
-    const button = el("g", { class: `button legal${hinted}`, "data-legal": true, "data-move": "blocked", "data-testid": "blocked", role: "button", tabindex: 0 });
+    const button = markLegal(el("g", { class: `button${view.hint === "blocked" ? " hint" : ""}`, "data-testid": "blocked", role: "button", tabindex: 0 }), "blocked");
     button.append(el("rect", { width: Math.min(width, 32 + label.length * font * 0.6), height: 48, rx: 10, class: "button-face" }), text(16, 32, label, "button-text"));
     g.append(place(button, 0, height + 8));
     height += 64;

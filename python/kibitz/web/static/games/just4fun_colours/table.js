@@ -138,15 +138,13 @@ export function recentMoves(model, revealed = []) {
   const moves = Array.isArray(model.moves) ? model.moves : [];
   let from = Number.isInteger(model.last) ? Math.max(0, model.last) : moves.length;
   if (model.seat === null && !(from > 0)) from = Math.max(0, moves.length - Number(model.players));
-  const shown = moves.slice(0, from).filter((m) => String(m.text).startsWith("blocked")).length;
+  const isBlocked = (m) => String(m.text).startsWith("blocked"); // "blocked:<hand>" or, open, "blocked"
+  let shown = moves.slice(0, from).filter(isBlocked).length; // hands shown before these moves
   const recent = [];
-  let blocked = shown;
   for (const m of moves.slice(from)) {
-    const text = String(m.text || "");
-    const field = fieldIndex(text);
-    if (field >= 0) recent.push({ seat: m.seat, field, text });
-    else if (text.startsWith("blocked")) recent.push({ seat: m.seat, field: -1, text: "blocked", revealed: text.split(":")[1] || revealed[blocked] || null });
-    if (text.startsWith("blocked")) blocked++;
+    const field = fieldIndex(m.text);
+    if (field >= 0) recent.push({ seat: m.seat, field, text: m.text });
+    else if (isBlocked(m)) recent.push({ seat: m.seat, field: -1, text: "blocked", revealed: m.text.split(":")[1] || revealed[shown++] || null });
   }
   return recent.map((m, i) => ({ ...m, number: i + 1 }));
 }
@@ -169,6 +167,7 @@ export function readTable(model) {
     line: Number(f.line) || 4,
     board,
     stacks: stacks(board, moves),
+    areas: Array.from({ length: players }, (_, s) => largestArea(board, s)),
     hands,
     stock: stockCounts ? stockCounts.reduce((a, b) => a + b, 0) : hiddenCount(f.stock) ?? 0,
     stockCounts,
