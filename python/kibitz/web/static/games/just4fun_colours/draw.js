@@ -20,14 +20,15 @@ function plural(n, word) {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
 
-// A stack of `stack.length` stones (bottom first; -1 = a stone whose owner is not known).
+// A stack of `stack.length` stones (bottom first; -1 = a stone whose owner is not known), and its
+// height in a badge ringed in the owner's colour.
 function tower(stack) {
   const g = el("g", { class: "tower" });
   stack.forEach((seat, k) => {
     g.append(el("rect", { x: 26, y: 76 - 9.5 * k, width: 60, height: 16, rx: 7, class: seat >= 0 ? `stone seat-${seat}` : "stone unknown" }));
   });
   if (stack.length > 0) {
-    g.append(el("circle", { cx: 81, cy: 20, r: 15, class: "badge" }));
+    g.append(el("circle", { cx: 81, cy: 20, r: 15, class: `badge owner-${stack[stack.length - 1]}` }));
     g.append(text(81, 28, stack.length, "badge-text"));
   }
   return g;
