@@ -408,7 +408,7 @@ def test_the_other_racks_are_backs_with_their_known_tiles_face_up(page: Any) -> 
             size = int(hands[seat].lstrip("?"))
             assert drawn[seat]["faces"] == sorted(known[seat])
             assert drawn[seat]["backs"] == size - len(known[seat])
-            assert f"{size} tile" in drawn[seat]["text"]
+            assert f"· {size} tile" in drawn[seat]["text"]
         assert ("Waiting" in drawn[0]["status"]) == (state.current_player != 0)
         checked += 1
     assert checked > 10

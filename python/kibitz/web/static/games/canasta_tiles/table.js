@@ -42,7 +42,8 @@ export function seats(svg, y, ctx) {
     const n = handSize(hand);
     const name = (model.names && model.names[seat]) || `Seat ${seat}`;
     g.append(text(x + 12, y + 19, fit(name, pw - 20, 15), { class: "ct-name", "font-size": 15 }, title(seatLabel(model, viewer, seat))));
-    g.append(text(x + 12, y + 36, `${place(viewer, seat)} · ${n} tile${n === 1 ? "" : "s"}`, { class: "ct-note", "font-size": 13 }));
+    const tiles = `${n} tile${n === 1 ? "" : "s"}`;
+    g.append(text(x + 12, y + 36, `${place(viewer, seat)} · ${W < 600 ? n : tiles}`, { class: "ct-note", "font-size": 13 }, title(tiles)));
     const [w, h] = SMALL;
     let used;
     if (Array.isArray(hand)) {
@@ -181,10 +182,12 @@ export function middle(svg, y, ctx) {
     pile.append(el("rect", { class: "ct-blocked", x: px - 6, y: top + h + 6, width: w + 12, height: 16, rx: 3 }));
     pile.append(text(px + w / 2, top + h + 18, "BLOCKED", { class: "ct-blocked-text", "font-size": 12, "text-anchor": "middle" }));
   }
-  // The tiles below the top: beside it on a wide table, under the stock and pile on a narrow one.
+  // The tiles below the top: beside it on a wide table; on a narrow one under the stock, the
+  // pile and the scores (which then stand beside the pile).
   const beside = W * 0.5 - (px + w + 12) >= 160;
+  const scoreHeight = scores(svg, y, ctx, beside ? W * 0.5 + 10 : px + w + 20);
   const bx = beside ? px + w + 12 : PAD + 8;
-  const by = beside ? top : top + h + (frozen ? 30 : 12);
+  const by = beside ? top : Math.max(top + h + (frozen || v.stockJoker !== null ? 30 : 12), y + scoreHeight + 8);
   const bw = beside ? W * 0.5 - bx : W * 0.5;
   let belowHeight = 0;
   if (Array.isArray(v.pile) && v.pile.length) {
@@ -199,7 +202,6 @@ export function middle(svg, y, ctx) {
   if (!ctx.open) wire(pile, pileClick(ctx), ctx);
   svg.append(pile);
 
-  const scoreHeight = scores(svg, y, ctx, beside ? W * 0.5 + 10 : px + w + 20);
   return Math.max(22 + h + (v.stockJoker !== null || frozen ? 24 : 8), 22 + belowHeight + 4, scoreHeight);
 }
 
