@@ -82,8 +82,6 @@ def check_bot_spec(spec: object, limits: Limits, what: str = "bot") -> str:
     if bot.plugin is not None:
         raise LimitError(f"{what} {shown(spec, 60)}: its preset names a plug-in, and this server loads none")
     params = bot.params
-    if params.iterations == 0 and params.time_ms == 0:
-        raise LimitError(f"{what} {shown(spec, 60)}: set iterations or time_ms; a search without a budget is not allowed here")
     checks = [
         ("iterations", params.iterations, limits.max_iterations, "max_iterations"),
         ("time_ms", params.time_ms, limits.max_time_ms, "max_time_ms"),

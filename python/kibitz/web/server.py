@@ -213,7 +213,7 @@ class Room:
             if "move" not in data:
                 raise Refused("a move message needs 'move': the move's text")
             table.play(seat, data["move"])
-            self._stop_all("hint")
+            self._stop_help()
             self.wake.set()
             await self.broadcast()
         elif kind in ("hint", "analyse"):
@@ -236,9 +236,14 @@ class Room:
                 raise Refused(f"{'a rematch' if kind == 'rematch' else 'a new game'} starts once this game is over")
             await self._next(kind == "rematch")
 
-    def _stop_all(self, kind: str | None = None) -> None:
+    def _stop_all(self) -> None:
+        for running in self.searches.values():
+            running.stop.set()
+
+    def _stop_help(self) -> None:
+        """Stops the hints and analyses: a move made them stale."""
         for (what, _), running in self.searches.items():
-            if kind is None or what == kind:
+            if what != "bot":
                 running.stop.set()
 
     async def _help(self, seat: int, kind: str) -> None:

@@ -380,6 +380,7 @@ class Table:
             over=self.over,
             results=self.results() if self.over else None,
         )
+        model["options"] = dict(self.game.options)
         model["hint"] = self.hints.get(seat) if seat is not None else None
         model["chosen"] = None if chosen is None else self.state.move_to_string(chosen)
         model["waiting"] = self.waiting_for()
