@@ -305,8 +305,13 @@ class Room:
             "done": move is not None,
         }
         if audience is not None or self.table.game.perfect_information:
-            stats = running.progress.root_stats()[:TOP_MOVES]
-            message["top"] = [{"move": job.move_name(s.action), "visits": s.visits, "value": round(s.mean_reward, 4)} for s in stats]
+            result = job.final() if move is not None else None
+            if result is not None:  # the finished search's own statistics
+                message["iterations"] = result.iterations
+                top = [(s.move, s.visits, s.mean_reward) for s in result.stats[:TOP_MOVES]]
+            else:
+                top = [(job.move_name(s.action), s.visits, s.mean_reward) for s in running.progress.root_stats()[:TOP_MOVES]]
+            message["top"] = [{"move": m, "visits": visits, "value": round(value, 4)} for m, visits, value in top]
             if move is not None:
                 message["best"] = move
         return message

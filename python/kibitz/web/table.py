@@ -21,7 +21,7 @@ from typing import Any, Literal
 
 from kibitz.bots import Bot, SearchBot, make_bot
 from kibitz.errors import IllegalMoveError, NotationError, OptionError, shown
-from kibitz.game import JOINT_SEPARATOR, Game, SearchProgress, State, StopFlag, View, notation_fields
+from kibitz.game import JOINT_SEPARATOR, Game, SearchProgress, SearchResult, State, StopFlag, View, notation_fields
 from kibitz.match import act_on_state, derive_seed, initial_state, replay, showing_moves
 from kibitz.records import GameRecord
 from kibitz.referee import Adjudication, forfeit_results
@@ -78,6 +78,7 @@ class Job:
     run: Callable[[StopFlag, SearchProgress], str]
     move_name: Callable[[int], str]  # an action id of the searched position as text
     searching: bool  # a search that reports progress (not a heuristic bot)
+    final: Callable[[], SearchResult | None] = lambda: None  # the finished search's statistics
 
 
 def entry_of(state: State, action: int) -> Entry:
@@ -256,7 +257,8 @@ class Table:
                 raise TableError(f"bot {label!r} at seat {seat} played {move!r}, which is illegal here")
             return state.move_to_string(action)
 
-        return Job(seat, "bot", self.generation, run, state.move_to_string, isinstance(bot, SearchBot))
+        searching = isinstance(bot, SearchBot)
+        return Job(seat, "bot", self.generation, run, state.move_to_string, searching, lambda: bot.last_result if searching else None)
 
     def bot_played(self, job: Job, move: str) -> bool:
         """The bot's move found by ``job``, if the table is still where the job started; returns
@@ -289,7 +291,7 @@ class Table:
         def run(stop: StopFlag, progress: SearchProgress) -> str:
             return names.move_to_string(int(bot.act(view, stop=stop, progress=progress)))
 
-        return Job(seat, kind, self.generation, run, names.move_to_string, True)
+        return Job(seat, kind, self.generation, run, names.move_to_string, True, lambda: bot.last_result)
 
     def hinted(self, job: Job, move: str) -> bool:
         if job.generation != self.generation or job.seat not in self.waiting_for():

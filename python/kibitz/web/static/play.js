@@ -17,6 +17,7 @@ export function showTable(screen, tableId, ticket) {
     open: false,        // show every hand (once the game is over)
     progress: new Map(),// "kind:seat" -> the latest progress message
     waiting: false,     // a move was sent; its answer has not come
+    drawn: 0,           // renders asked for: only the latest one draws
   };
   let socket = null;
   let closed = false;
@@ -93,6 +94,7 @@ export function showTable(screen, tableId, ticket) {
 
   async function render() {
     const m = state.message;
+    const number = ++state.drawn;
     where(`${m.game} · table ${m.table.slice(0, 6)}`);
     const covered = chooseSeat();
     renderSeats();
@@ -105,7 +107,7 @@ export function showTable(screen, tableId, ticket) {
     }
     const model = shownModel();
     if (model) {
-      try { await drawView(ui.view, model, act); } catch (error) { say(`The view failed to draw: ${error.message}`); console.error(error); }
+      try { await drawView(ui.view, model, act, () => number === state.drawn); } catch (error) { say(`The view failed to draw: ${error.message}`); console.error(error); }
     } else {
       ui.view.replaceChildren(html("p", { class: "muted" }, "You hold no seat at this table: send the invite links below."));
     }
@@ -135,7 +137,7 @@ export function showTable(screen, tableId, ticket) {
         class: `seat-card${toMove && waiting ? " to-move" : ""}${seat.connected ? "" : " away"}`,
         style: `border-left-color: var(--seat${seat.seat})`, "data-testid": `seat-card-${seat.seat}`,
       },
-      html("div", { class: "name" }, seat.name, m.held.includes(seat.seat) ? " (you)" : ""),
+      html("div", { class: "name" }, seat.name, m.held.includes(seat.seat) && seat.name !== "You" ? " (you)" : ""),
       html("div", { class: "what" }, seat.kind === "bot" ? `bot ${seat.spec}` : seat.kind === "invite" ? "person, invited" : "person"),
       ranks ? html("div", { class: "what" }, `rank ${ranks[seat.seat]}${model.scores ? ` · score ${Number(model.scores[seat.seat].toFixed(2))}` : ""}`) : null,
       thinking ? html("div", { class: "thinking", "data-testid": `thinking-${seat.seat}` },

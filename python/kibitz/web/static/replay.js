@@ -8,7 +8,7 @@ import { drawView, resultText, seatName } from "./view.js";
 
 export function showReplay(screen) {
   where("replay");
-  const state = { text: sessionStorage.getItem("kibitz.replay"), index: 0, step: 0, steps: 1, seat: "open", records: 1, busy: false };
+  const state = { text: sessionStorage.getItem("kibitz.replay"), index: 0, step: 0, steps: 1, seat: "open", records: 1, asked: 0 };
   const file = html("input", { type: "file", accept: ".jsonl,.json,.txt,application/json", "data-testid": "replay-file" });
   const seatSelect = html("select", { "data-testid": "replay-seat", "aria-label": "whose view" });
   const indexSelect = html("select", { "data-testid": "replay-index", "aria-label": "which record", hidden: true });
@@ -60,12 +60,14 @@ export function showReplay(screen) {
   }
 
   async function show(step) {
+    const number = ++state.asked;
     if (!state.text) {
       info.textContent = "Open a record file to replay it.";
       return null;
     }
     try {
       const answer = await api("/api/replay", { record: state.text, index: state.index, step, seat: state.seat === "open" ? null : Number(state.seat) });
+      if (number !== state.asked) return answer; // a later step was asked for meanwhile
       state.step = answer.step;
       state.steps = answer.steps;
       slider.max = answer.steps - 1;
@@ -74,7 +76,7 @@ export function showReplay(screen) {
       const model = answer.model;
       const names = model.names.map((name, seat) => `${seat}: ${name}`).join(", ");
       info.textContent = `${model.game}, seats ${names}. ${model.terminal ? resultText(model) : model.toMove.length ? `${model.toMove.map((s) => seatName(model, s)).join(", ")} to move.` : ""}`;
-      await drawView(view, model, () => {});
+      await drawView(view, model, () => {}, () => number === state.asked);
       return answer;
     } catch (error) {
       say(`This record cannot be replayed: ${error.message}`);

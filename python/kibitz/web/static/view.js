@@ -20,9 +20,12 @@ export async function viewModule(game) {
   return modules.get(game);
 }
 
-// Draws `model` with the game's module into `root` (the class view-<game> scopes its styles).
-export async function drawView(root, model, act) {
+// Draws `model` with the game's module into `root` (the class view-<game> scopes its styles),
+// unless `wanted()` says, once the module has loaded, that a newer model came meanwhile (the
+// first load waits for the module; a later model must not be overtaken by an earlier one).
+export async function drawView(root, model, act, wanted = () => true) {
   const module = await viewModule(model.game);
+  if (!wanted()) return module;
   root.className = `view view-${model.game}${model.replay ? " replaying" : ""}`;
   module.render(root, model, act);
   return module;

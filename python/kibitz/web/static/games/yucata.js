@@ -12,7 +12,8 @@ const CARDS = ["1", "2", "3", "4", "5", "S", "Q"];
 const GOAL = 39;
 const FIRST_STONE = 5;
 const NARROW = 620; // px: below this the path folds into 5 columns (a phone)
-const CELL = 88;
+const CELL = 80;
+const CARD_HEIGHT = 124;
 const PAD = 16;
 const memory = new WeakMap(); // root -> { model, act, narrow }
 
@@ -95,9 +96,9 @@ function draw(root, ui) {
   const seatRow = ui.narrow ? 118 : 66;
   const mine = model.seat !== null && model.seat !== undefined;
   const trackHeight = rows * CELL + PAD;
-  const seatsTop = trackHeight + 56;
-  const handTop = seatsTop + table.players * seatRow + 24;
-  const height = handTop + (mine ? 190 : 0);
+  const seatsTop = trackHeight + 24 + 30 * captionLines(ui.narrow);
+  const handTop = seatsTop + table.players * seatRow + 36;
+  const height = handTop + (mine ? CARD_HEIGHT + 16 : 0);
   const spaces = new Map();
   const recent = new Set((model.moves || []).slice(model.last ?? 0).map((m) => m.seat));
 
@@ -143,7 +144,7 @@ function draw(root, ui) {
   const parts = [
     svg("rect", { x: 0, y: 0, width, height, class: "felt" }),
     svg("g", { "data-testid": "board" }, path, amulets),
-    caption(table, model, PAD, trackHeight + 34),
+    caption(table, model, PAD, trackHeight + 26, ui.narrow),
     seatPanels(table, model, PAD, seatsTop, width - 2 * PAD, seatRow, ui.narrow),
   ];
   if (mine) parts.push(hand(table, model, act, PAD, handTop, width - 2 * PAD, spaces));
@@ -157,20 +158,26 @@ function stoneName(stone) {
   return { P: "pale", D: "dark", R: "red" }[stone];
 }
 
-function caption(table, model, x, y) {
-  let text;
-  if (table.prev === "-") text = "First turn: any card but Q.";
-  else {
+// What happened last and what is left, in lines short enough for a phone when `isNarrow`.
+function caption(table, model, x, y, isNarrow) {
+  let last = "First turn: any card but Q.";
+  if (table.prev !== "-") {
     const as = table.prev === "Q" ? ` (as ${table.eff})` : "";
     const mover = (model.moves || []).length ? model.names[model.moves[model.moves.length - 1].seat] : "";
-    text = `Last card: ${mover ? mover + " played " : ""}${table.prev}${as}, moved ${table.moved}. Turn ${table.turn + 1}.`;
+    last = `Last: ${mover ? mover + " played " : ""}${table.prev}${as}, moved ${table.moved}.`;
   }
   const left = { P: 0, D: 0 };
   for (let space = Math.max(FIRST_STONE, table.lead + 1); space < GOAL; space++) left[table.layout[space - FIRST_STONE]] += 1;
+  const red = table.red === null ? (isNarrow ? ", red" : ", red on the temple") : "";
+  const path = `${isNarrow ? "Path" : "On the path"}: ${left.P} pale, ${left.D} dark${red}.`;
+  const turn = `Turn ${table.turn + 1}.`;
+  const lines = isNarrow ? [turn, last, path] : [`${turn} ${last}`, path];
   return svg("g", { "data-testid": "caption" },
-    svg("text", { x, y, class: "caption" }, text),
-    svg("text", { x, y: y + 30, class: "caption small-caption", "data-testid": "stones-left" },
-      `On the path: ${left.P} pale, ${left.D} dark${table.red === null ? ", the red one on the temple" : ""}.`));
+    lines.map((line, k) => svg("text", { x, y: y + k * 30, class: k === lines.length - 1 ? "caption small-caption" : "caption", "data-testid": k === lines.length - 1 ? "stones-left" : null }, line)));
+}
+
+export function captionLines(isNarrow) {
+  return isNarrow ? 3 : 2;
 }
 
 function seatPanels(table, model, x, y, width, rowHeight, isNarrow) {
@@ -180,7 +187,7 @@ function seatPanels(table, model, x, y, width, rowHeight, isNarrow) {
     const leader = table.pos[seat] === table.lead;
     const provisional = score(table.pale[seat], table.dark[seat]);
     const shown = model.terminal && model.scores ? model.scores[seat] : provisional;
-    const nameText = `${model.names[seat]}${model.seat === seat ? " (you)" : ""}`;
+    const nameText = `${model.names[seat]}${model.seat === seat && model.names[seat] !== "You" ? " (you)" : ""}`;
     const cardsX = isNarrow ? x + 8 : x + width - 7 * 44;
     const cardsY = isNarrow ? top + 56 : top + 6;
     rows.push(svg("g", { class: `seat-row${table.toMove === seat && !model.terminal ? " to-move" : ""}`, "data-testid": `seat-${seat}` },
@@ -207,19 +214,19 @@ function seatPanels(table, model, x, y, width, rowHeight, isNarrow) {
 
 function hand(table, model, act, x, y, width, spaces) {
   const seat = model.seat;
-  const cardWidth = Math.min(100, (width - 6 * 10) / 7);
+  const gap = width < 500 ? 6 : 10;
+  const cardWidth = Math.min(100, (width - 6 * gap) / 7);
   const playing = !model.replay && !model.terminal && (model.mine || []).includes(seat);
   const cards = [];
-  CARDS.forEach((card, k) => {
-    if (!table.hands[seat].includes(card)) return;
-    const cx = x + k * (cardWidth + 10);
+  CARDS.filter((card) => table.hands[seat].includes(card)).forEach((card, k) => {
+    const cx = x + k * (cardWidth + gap);
     const { to, taken } = effect(table, seat, card);
     const takes = [taken.P && `${taken.P} pale`, taken.D && `${taken.D} dark`, taken.R && "the red stone"].filter(Boolean).join(", ") || "nothing";
     const node = svg("g", { class: `hand-card card-${card === "S" ? "S" : card === "Q" ? "Q" : "n"}`, "data-testid": `hand-card-${card}` },
       tip(card === "Q" && table.prev === "-" ? "Q: copies the previous play (not on the first turn)" : `${card}: to space ${to}, takes ${takes}`),
-      svg("rect", { x: cx, y, width: cardWidth, height: 140, rx: 12 }),
-      svg("text", { x: cx + cardWidth / 2, y: y + 86, "text-anchor": "middle", class: "card-face" }, card),
-      svg("text", { x: cx + cardWidth / 2, y: y + 124, "text-anchor": "middle", class: "card-note" }, `→ ${to}`));
+      svg("rect", { x: cx, y, width: cardWidth, height: CARD_HEIGHT, rx: 12 }),
+      svg("text", { x: cx + cardWidth / 2, y: y + 74, "text-anchor": "middle", class: "card-face" }, card),
+      svg("text", { x: cx + cardWidth / 2, y: y + 108, "text-anchor": "middle", class: "card-note" }, cardWidth < 70 ? `→${to}` : `→ ${to}`));
     if (playing) {
       if (model.legal.includes(card)) legal(node, card);
       if (model.hint === card) node.classList.add("hint");
