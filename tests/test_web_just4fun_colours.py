@@ -12,15 +12,10 @@ under Node, without a browser.
 from __future__ import annotations
 
 import json
-import os
 import random
 import shutil
 import subprocess
-import threading
 from collections.abc import Iterator
-from functools import partial
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -28,35 +23,13 @@ import pytest
 import kibitz
 from kibitz.bots import make_bot
 from kibitz.game import State
-from kibitz.web.table import Entry, build_model, entry_of
+from kibitz.web.table import Entry, entry_of
+from web_browser import LAPTOP, PHONE, STATIC, acts, model_of, need, query, run, show, view_page
 
-STATIC = Path(kibitz.__file__).parent / "web" / "static"
 GAMES = STATIC / "games"
 GAME = "just4fun_colours"
-NAMES = ["You", "Ana", "greedy", "random"]
-PHONE, LAPTOP = 360, 1280
 FIELDS = [f"{column}{row}" for row in range(1, 7) for column in "abcdef"]  # a1 … f6
 COLOURS = dict(zip(FIELDS, "YOPRGB" "RGYBOP" "OBRPYG" "PYGOBR" "GRBYPO" "BPOGRY"))  # the board (docs/games/just4fun_colours.md §1.1)
-
-# A page that draws one model at a time with the module, and keeps the moves it is asked to play.
-PAGE = """<!doctype html><html><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<link rel="stylesheet" href="/games/just4fun_colours.css"></head>
-<body style="margin:0"><div id="root"></div><script type="module">
-import * as view from "/games/just4fun_colours.js";
-window.errors = [];
-window.addEventListener("error", (e) => window.errors.push(String(e.message)));
-window.show = (model) => { window.acts = []; view.render(document.getElementById("root"), model, (m) => window.acts.push(m)); };
-window.title = view.title;
-document.title = "ready";
-</script></body></html>"""
-
-
-def need(tool: str, found: bool) -> None:
-    if not found:
-        if os.environ.get("CI"):
-            pytest.fail(f"{tool} is missing; CI must install it (.ci/run)")
-        pytest.skip(f"{tool} is not installed")
 
 
 # -- positions of real games, as a seat's browser receives them --------------------------------
@@ -78,19 +51,6 @@ def game_positions(players: int, seed: int, bots: list[str], line: int = 4) -> I
         entries.append(entry_of(state, action))
         state.apply(action)
     yield state, entries
-
-
-def model_of(state: State, entries: list[Entry], seat: int | None, *, hint: str | None = None, replay: bool = False) -> dict[str, Any]:
-    """The model the server sends ``seat``'s browser (seat None: the open view of a finished game)."""
-    over = state.is_terminal()
-    to_move = [] if over or state.is_chance() else [state.current_player]
-    mine = [] if seat is None or replay else [seat]
-    legal = state.legal_moves_for(seat) if seat in to_move and not replay else []
-    results = (state.returns(), state.scores(), state.ranks()) if over else None
-    model = build_model(state, seat, entries, names=NAMES[: state.num_players], mine=mine, legal=legal, to_move=to_move,
-                        over=over, results=results, replaying=replay)
-    model["hint"] = hint
-    return model
 
 
 @pytest.fixture(scope="module")
@@ -164,81 +124,21 @@ def test_the_view_reads_positions_as_the_engine_does() -> None:
 # -- in the browser --------------------------------------------------------------------------------
 
 
-class Handler(SimpleHTTPRequestHandler):
-    """The static folder, and the page that draws models at /."""
-
-    def do_GET(self) -> None:
-        if self.path == "/":
-            body = PAGE.encode()
-            self.send_response(200)
-            self.send_header("content-type", "text/html; charset=utf-8")
-            self.send_header("content-length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-        else:
-            super().do_GET()
-
-    def log_message(self, *args: Any) -> None:
-        pass
-
-
 @pytest.fixture(scope="module")
 def page() -> Iterator[Any]:
-    """A headless Chromium showing the page that draws models."""
-    try:
-        from selenium import webdriver
-    except ImportError:
-        webdriver = None
-    need("selenium", webdriver is not None)
-    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-    driver_path = shutil.which("chromedriver")
-    need("chromium and chromedriver", chromium is not None and driver_path is not None)
-    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(Handler, directory=str(STATIC)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    options = webdriver.ChromeOptions()
-    options.binary_location = chromium
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"):
-        options.add_argument(flag)
-    driver = webdriver.Chrome(service=webdriver.ChromeService(driver_path), options=options)
-    try:
-        driver.set_window_size(LAPTOP, 900)
-        driver.get(f"http://127.0.0.1:{server.server_address[1]}/")
-        driver.implicitly_wait(0)
-        for _ in range(100):
-            if driver.title == "ready":
-                break
-            driver.execute_script("return 0")
+    """A headless Chromium showing a page that draws models with the module (tests/web_browser.py)."""
+    with view_page(GAME) as driver:
         yield driver
-    finally:
-        driver.quit()
-        server.shutdown()
-        server.server_close()
-
-
-def show(page: Any, model: dict[str, Any], width: int = LAPTOP) -> None:
-    if page.get_window_size()["width"] != width:
-        page.set_window_size(width, 900)
-    page.execute_script("window.show(arguments[0])", model)
-    assert page.execute_script("return window.errors") == []
-
-
-def query(page: Any, selector: str) -> list[Any]:
-    from selenium.webdriver.common.by import By
-
-    return list(page.find_elements(By.CSS_SELECTOR, selector))
 
 
 def words(page: Any, selector: str) -> list[str]:
     """The drawn words (not the hover titles) of each element that ``selector`` finds."""
-    return list(page.execute_script(
+    return list(run(
+        page,
         "return [...document.querySelectorAll(arguments[0])].map((e) => e.matches('text') ? e.textContent"
         " : [...e.querySelectorAll('text')].map((t) => t.textContent).join(' '))",
-        selector))
-
-
-def acts(page: Any) -> list[str]:
-    return list(page.execute_script("return window.acts"))
+        selector,
+    ))
 
 
 # What a page shows of a position, in one round trip: stones per field (a1 … f6), the fields marked
@@ -261,7 +161,7 @@ return {
 
 
 def test_the_module_names_the_game(page: Any) -> None:
-    assert page.execute_script("return window.title") == "Just 4 Fun Colours"
+    assert run(page, "return window.title") == "Just 4 Fun Colours"
 
 
 def test_positions_are_drawn_with_every_legal_field_clickable(page: Any, positions: list[tuple[State, list[Entry]]]) -> None:
@@ -271,7 +171,7 @@ def test_positions_are_drawn_with_every_legal_field_clickable(page: Any, positio
         model = model_of(state, entries, 0)
         fields = model["fields"]
         show(page, model, PHONE if k % 2 else LAPTOP)
-        drawn = page.execute_script(SUMMARY, state.num_players)
+        drawn = run(page, SUMMARY, state.num_players)
         heights = [int(cell[1]) if cell != ".." else 0 for row in fields["board"].split("/") for cell in (row[i:i + 2] for i in range(0, 12, 2))]
         assert drawn["stones"] == heights
         assert set(drawn["legal"]) == set(model["legal"]) and drawn["legal"]
@@ -386,9 +286,10 @@ def test_the_table_fits_a_phone(page: Any, positions: list[tuple[State, list[Ent
     """At 360 px nothing spills sideways and no text is smaller than 12 px."""
     state, entries = positions[-1]
     show(page, model_of(state, entries, 0), PHONE)
-    width = page.execute_script("return document.documentElement.clientWidth")
-    assert page.execute_script("return document.documentElement.scrollWidth") <= width
-    smallest = page.execute_script(
+    width = run(page, "return document.documentElement.clientWidth")
+    assert run(page, "return document.documentElement.scrollWidth") <= width == PHONE
+    smallest = run(
+        page,
         "const svg = document.querySelector('svg'); const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;"
         "return Math.min(...[...svg.querySelectorAll('text')].map((t) => parseFloat(getComputedStyle(t).fontSize) * scale))")
     assert smallest >= 12
