@@ -11,6 +11,7 @@ Needs Chromium, chromedriver and Selenium: skipped without them, failed when ``C
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import time
@@ -20,13 +21,13 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from web_browser import PHONE, LiveServer, Network, browser_paths, emulate_width, new_driver, screenshot
-from web_hidden import check_frames, leaks, secrets
 
 from kibitz.cli import main
 from kibitz.match import replay
 from kibitz.records import GameRecord, read_records
 from kibitz.web.limits import Limits
+from web_browser import PHONE, LiveServer, Network, browser_paths, emulate_width, new_driver, screenshot
+from web_hidden import check_frames, leaks, secrets
 
 LIMITS = Limits(move_pause_ms=0, hint_bot="ismcts:iterations=300", messages_per_second=200)
 TIMEOUT = 90  # seconds for one game by clicking
@@ -58,7 +59,7 @@ def wait(driver: Any, check: Callable[[], Any], what: str, timeout: float = 20) 
     while True:
         try:
             found = check()
-        except Exception:  # an element went stale while the page redrew
+        except Exception:  # noqa: BLE001  an element went stale while the page redrew
             found = None
         if found:
             return found
@@ -149,7 +150,7 @@ def play_by_clicking(driver: Any, rng: random.Random, snapshots: list[str], on_t
             on_turn(turns)
         try:
             clicked = click_legal(driver, rng)
-        except Exception:  # the view redrew under the click: look again
+        except Exception:  # noqa: BLE001  the view redrew under the click: look again
             clicked = False
         if clicked:
             clicks += 1
@@ -226,10 +227,8 @@ def test_two_people_at_one_table_through_an_invite_link(server: LiveServer, tmp_
             for name, chrome in (("host", host), ("guest", guest)):
                 if not over(chrome) and "Your turn" in text(chrome, "[data-testid=turn]"):
                     snapshots[name].append(chrome.find_element(*by("#screen")).get_attribute("innerHTML"))
-                    try:
+                    with contextlib.suppress(Exception):  # the view redrew under the click: look again
                         click_legal(chrome, rng)
-                    except Exception:
-                        pass
             time.sleep(0.05)
         record = record_of(host_net)
         assert record.to_json() == record_of(guest_net).to_json()
@@ -253,7 +252,7 @@ def test_hot_seat_covers_each_persons_hand_between_turns(driver: Any, server: Li
         assert present(driver, "[data-testid=undo]")[0].get_attribute("disabled") is None or len(names) == 1
         rng = random.Random(len(names))
         # a move may take several clicks (a card narrows, a field plays): click until the cover is back
-        cover = wait(driver, lambda: present(driver, "[data-testid=cover-continue]") or click_legal(driver, rng) and None, "the cover again")
+        cover = wait(driver, lambda rng=rng: present(driver, "[data-testid=cover-continue]") or click_legal(driver, rng) and None, "the cover again")
     assert names[:2] == ["You's turn", "Player 2's turn"] and names[2] == names[0]
     # undo before the screen is passed on: the person who just moved decides again, uncovered
     driver.find_element(*by("[data-testid=undo]")).click()
@@ -266,7 +265,7 @@ def test_hot_seat_covers_each_persons_hand_between_turns(driver: Any, server: Li
 def test_undo_hint_resign_the_record_and_its_replay(driver: Any, server: LiveServer, tmp_path: Path) -> None:
     open_table(driver, server, "just4fun_colours", ["person", "greedy"], seed=9, start=0)
     wait(driver, lambda: present(driver, "[data-testid=view] [data-legal]"), "the first turn")
-    log = lambda: len(present(driver, "[data-testid=log] li"))  # noqa: E731
+    log = lambda: len(present(driver, "[data-testid=log] li"))
     first = driver.find_element(*by("[data-testid=view]")).get_attribute("innerHTML")
     start = log()
     click_legal(driver, random.Random(1))
@@ -284,7 +283,7 @@ def test_undo_hint_resign_the_record_and_its_replay(driver: Any, server: LiveSer
     rng = random.Random(2)
     for _ in range(2):
         moves = log()
-        wait(driver, lambda: log() > moves and present(driver, "[data-testid=view] [data-legal]") or click_legal(driver, rng) and None, "a move")
+        wait(driver, lambda moves=moves: log() > moves and present(driver, "[data-testid=view] [data-legal]") or click_legal(driver, rng) and None, "a move")
     driver.find_element(*by("[data-testid=resign]")).click()
     driver.switch_to.alert.accept()
     wait(driver, lambda: over(driver), "the end after resigning")

@@ -7,6 +7,7 @@ stop when nobody is left at the table."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
 import time
@@ -19,15 +20,15 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
-from web_hidden import check_frames, expected_views, model_seen
 
 import kibitz
 from kibitz.cli import main
 from kibitz.match import replay
 from kibitz.records import GameRecord
 from kibitz.web import create_app
-from kibitz.web.limits import Limits, LimitError, check_bot_spec
+from kibitz.web.limits import LimitError, Limits, check_bot_spec
 from kibitz.web.server import FLOOD_CLOSE, STATIC
+from web_hidden import check_frames, expected_views, model_seen
 
 FAST = Limits(move_pause_ms=0, hint_bot="ismcts:iterations=300", messages_per_second=1000)  # a script clicks fast
 
@@ -109,10 +110,8 @@ class Browser:
     def close(self) -> None:
         if not self.closed:
             self.closed = True
-            try:
+            with contextlib.suppress(Exception):  # closed by the server already
                 self._context.__exit__(None, None, None)
-            except Exception:  # closed by the server already
-                pass
 
 
 def deciding(message: dict[str, Any]) -> dict[str, Any] | None:
@@ -575,8 +574,9 @@ def test_other_tables_keep_playing_while_a_bot_thinks(client: TestClient) -> Non
     started = time.monotonic()
     for _ in range(3):
         view = browser.view()
+        moves = len(view["log"])
         browser.send(kind="move", seat=0, move=view["legal"][0])
-        browser.until("table", lambda m, n=len(view["log"]): len(m["views"][0]["log"]) >= n + 2)
+        browser.until("table", lambda m, moves=moves: len(m["views"][0]["log"]) >= moves + 2)
     assert time.monotonic() - started < 2.0
     assert thinking.view()["legal"] == []  # still thinking
     thinking.close()
@@ -672,7 +672,7 @@ def test_serve_binds_locally_and_warns_when_exposed(monkeypatch: pytest.MonkeyPa
     assert main(["serve", "--port", "0"]) == 0
     out = capsys.readouterr()
     assert "http://127.0.0.1:" in out.out and "warning" not in out.err
-    config, sockets = served[-1]
+    _, sockets = served[-1]
     assert sockets[0].getsockname()[0] == "127.0.0.1"
     sockets[0].close()
     assert main(["serve", "--host", "0.0.0.0", "--port", "0"]) == 0

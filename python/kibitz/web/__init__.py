@@ -8,8 +8,12 @@ module follows docs/web-views.md.
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
 
 from kibitz.web.limits import Limits
+
+if TYPE_CHECKING:  # the app's modules load with the server, not with `import kibitz.web`
+    from starlette.applications import Starlette
 
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 MAX_FRAME_BYTES = 1 << 20  # uvicorn closes a connection whose frame is larger; the app refuses above Limits.max_message_bytes
@@ -17,7 +21,7 @@ MAX_FRAME_BYTES = 1 << 20  # uvicorn closes a connection whose frame is larger; 
 __all__ = ["Limits", "create_app", "serve"]
 
 
-def create_app(limits: Limits | None = None, allowed_hosts: list[str] | None = None):  # type: ignore[no-untyped-def]
+def create_app(limits: Limits | None = None, allowed_hosts: list[str] | None = None) -> Starlette:
     """The Starlette app (see kibitz.web.server.create_app)."""
     from kibitz.web.server import create_app as create
 

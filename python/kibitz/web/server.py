@@ -36,7 +36,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from kibitz.errors import OptionError, shown
 from kibitz.game import Game, SearchProgress, StopFlag, games
 from kibitz.match import derive_seed
-from kibitz.web.limits import Limits, LimitError, check_bot_spec, flag
+from kibitz.web.limits import LimitError, Limits, check_bot_spec, flag
 from kibitz.web.lobby import game_list, read_options, read_seats, read_seed
 from kibitz.web.table import Job, Table, TableError, build_model, read_record, replay_steps
 
@@ -47,8 +47,13 @@ FLOOD_CLOSE = 100  # messages refused for the rate in a row before the connectio
 CLOSE_POLICY = 1008  # WebSocket close code: policy violation
 SECURITY_HEADERS = [
     # nothing from other hosts: scripts, styles, images and connections from this origin only
-    (b"content-security-policy", b"default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; "
-     b"connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"),
+    (
+        b"content-security-policy",
+        (
+            b"default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; "
+            b"connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
+        ),
+    ),
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"no-referrer"),
     (b"x-frame-options", b"DENY"),
@@ -107,7 +112,7 @@ class Connection:
         async with self._lock:
             try:
                 await self.websocket.send_text(json.dumps(message, separators=(",", ":")))
-            except Exception:  # the browser went away; the receive loop ends the connection
+            except Exception:  # noqa: BLE001  (whatever the closed socket raises) the browser went away; the receive loop ends it
                 self.open = False
 
 
@@ -281,7 +286,7 @@ class Room:
                     await self.tell(audience, self._progress(running, audience, None))
             try:
                 move = future.result()
-            except Exception as err:  # a bot's or the search's error: the caller decides
+            except Exception as err:  # noqa: BLE001  a bot's or the search's error, whatever it is: the caller decides
                 return err
             if job.searching:
                 await self.tell(audience, self._progress(running, audience, move))

@@ -16,7 +16,7 @@ the full state shows only once the game is over (:meth:`Table.model` with ``seat
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from kibitz.bots import Bot, SearchBot, make_bot
@@ -257,8 +257,8 @@ class Table:
                 raise TableError(f"bot {label!r} at seat {seat} played {move!r}, which is illegal here")
             return state.move_to_string(action)
 
-        searching = isinstance(bot, SearchBot)
-        return Job(seat, "bot", self.generation, run, state.move_to_string, searching, lambda: bot.last_result if searching else None)
+        searcher = bot if isinstance(bot, SearchBot) else None
+        return Job(seat, "bot", self.generation, run, state.move_to_string, searcher is not None, lambda: searcher.last_result if searcher else None)
 
     def bot_played(self, job: Job, move: str) -> bool:
         """The bot's move found by ``job``, if the table is still where the job started; returns
