@@ -75,9 +75,11 @@ def blocked_position() -> tuple[State, list[Entry]]:
 
 # -- the reading of the notation, under Node ------------------------------------------------------
 
+
 def test_the_view_reads_positions_as_the_engine_does() -> None:
-    """Board, towers (who put each stone, rebuilt from the history), hands, piles, supplies,
-    round and area score as the view reads them from the notation, against the engine's state."""
+    """The board's colours, the towers (who put each stone, rebuilt from the history), the seat's
+    hand, the stock's size, the supplies and the end's area scores as the view reads them from the
+    model, against the engine's state, over whole random games of 2 to 4 players."""
     node = shutil.which("node")
     need("node", node is not None)
     cases = []
@@ -107,8 +109,8 @@ def test_the_view_reads_positions_as_the_engine_does() -> None:
         "             areas: t.areas.map((a) => a.size), map: MAP }; });\n"
         "  process.stdout.write(JSON.stringify(out)); });\n"
     )
-    run = subprocess.run([node, "--input-type=module", "-e", script], input=json.dumps(cases), capture_output=True, text=True, timeout=60, check=True)
-    read = json.loads(run.stdout)
+    done = subprocess.run([node, "--input-type=module", "-e", script], input=json.dumps(cases), capture_output=True, text=True, timeout=60, check=True)
+    read = json.loads(done.stdout)
     assert len(read) == len(cases) > 200
     render = kibitz.Game(GAME).new_initial_state(seed=0).render().splitlines()
     assert "".join(read[0]["map"]) == "".join(COLOURS.values()) == "".join("".join(line.split()[1:7]) for line in render[1:7])
@@ -208,6 +210,8 @@ def test_a_card_shows_the_fields_of_its_colour_and_a_field_its_price(page: Any, 
 
 
 def test_a_blocked_turn_is_played_from_the_hand(page: Any) -> None:
+    """When no field can be paid for, `blocked` is the only move: every card of the hand and the
+    button under it play it (the hint marks the button), on a phone and on a laptop."""
     state, entries = blocked_position()
     model = model_of(state, entries, 0, hint="blocked")
     for width in (PHONE, LAPTOP):
@@ -250,6 +254,8 @@ def test_the_moves_since_the_last_turn_are_numbered_on_the_board(page: Any) -> N
 
 
 def test_a_field_not_legal_is_still_sent_so_the_engine_says_why(page: Any, positions: list[tuple[State, list[Entry]]]) -> None:
+    """A field the hand cannot pay for, or any field while another seat moves, is sent anyway:
+    the server answers with the engine's reason."""
     state, entries = positions[-1]
     model = model_of(state, entries, 0)
     show(page, model)
