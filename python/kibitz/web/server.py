@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import secrets
 import time
@@ -518,9 +519,13 @@ def create_app(limits: Limits | None = None, allowed_hosts: list[str] | None = N
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", headers={"cache-control": "no-cache"})
 
-    async def game_info(request: Request) -> Response:
+    @functools.cache
+    def lobby() -> dict[str, Any]:  # read once: the parameter sets and view modules of this run
         folder = STATIC / "games"
-        return JSONResponse(game_list(limits, {p.stem for p in folder.glob("*.js")}, {p.stem for p in folder.glob("*.css")}))
+        return game_list(limits, {p.stem for p in folder.glob("*.js")}, {p.stem for p in folder.glob("*.css")})
+
+    async def game_info(request: Request) -> Response:
+        return JSONResponse(await asyncio.to_thread(lobby))
 
     async def new_table(request: Request) -> Response:
         if not same_origin(request.headers):
@@ -536,7 +541,7 @@ def create_app(limits: Limits | None = None, allowed_hosts: list[str] | None = N
         """One position of a record: ``{"record": text, "index": i, "step": n, "seat": s or null}``."""
         try:
             data = await read_json(request, limits.max_upload_bytes)
-            return JSONResponse(replay_model(data))
+            return JSONResponse(await asyncio.to_thread(replay_model, data))  # a long record does not hold up the tables
         except (Refused, ValueError) as err:
             return error(str(err), 413 if "too large" in str(err) else 400)
 

@@ -18,10 +18,10 @@ export function showLobby(screen) {
 function build(form, info) {
   const remembered = JSON.parse(sessionStorage.getItem("kibitz.lobby") || "{}");
   const gameSelect = html("select", { name: "game", "data-testid": "game" },
-    info.games.map((g) => html("option", { value: g.name, selected: g.name === remembered.game }, `${g.name}${g.view ? "" : " (plain view)"}`)));
+    info.games.map((g) => html("option", { value: g.name, selected: g.name === remembered.game }, `${gameTitle(g)}${g.view ? "" : " (plain view)"}`)));
   const description = html("p", { class: "muted small" });
   const playersSelect = html("select", { name: "players", "data-testid": "players" });
-  const options = html("div", { class: "row" });
+  const options = html("div", { class: "row options" });
   const seats = html("div", { "data-testid": "seats" });
   const seed = html("input", { name: "seed", inputmode: "numeric", placeholder: "random", "data-testid": "seed" });
   const start = html("button", { type: "submit", class: "primary", "data-testid": "start" }, "Start the game");
@@ -70,7 +70,7 @@ function build(form, info) {
     const request = {
       game: gameSelect.value,
       options: { players: playersSelect.value },
-      seats: [...seats.querySelectorAll(".seat-row")].map(readSeat),
+      seats: namedSeats([...seats.querySelectorAll(".seat-row")].map(readSeat)),
       seed: seed.value.trim() || null,
     };
     for (const input of options.querySelectorAll("input[data-option]")) {
@@ -97,7 +97,7 @@ function seatRow(game, seat, chosen) {
     groups(game.bots).map(([group, bots]) => html("optgroup", { label: group },
       bots.map((b) => html("option", { value: b.spec, title: b.summary, selected: b.spec === chosen }, b.label)))),
     html("optgroup", { label: "Other" }, html("option", { value: CUSTOM }, "Bot spec…")));
-  const name = html("input", { placeholder: seat === 0 ? "You" : `Player ${seat + 1}`, "aria-label": `seat ${seat} name`, "data-testid": `seat-${seat}-name`, maxlength: 24 });
+  const name = html("input", { placeholder: "name (optional)", "aria-label": `seat ${seat} name`, "data-testid": `seat-${seat}-name`, maxlength: 24 });
   const spec = html("input", { class: "spec", placeholder: "e.g. ismcts:iterations=5000,c=0.7", "aria-label": `seat ${seat} bot spec`, "data-testid": `seat-${seat}-spec`, maxlength: 200 });
   const row = html("div", { class: "seat-row", "data-seat": seat }, html("span", { class: "seat-label" }, `Seat ${seat}`), select, name, spec);
   const update = () => {
@@ -108,6 +108,11 @@ function seatRow(game, seat, chosen) {
   select.addEventListener("change", update);
   update();
   return row;
+}
+
+// The game's name as people write it: its description up to the first "(" or ":".
+function gameTitle(game) {
+  return game.description.split(/[(:]/)[0].trim() || game.name;
 }
 
 function groups(bots) {
@@ -121,6 +126,13 @@ function groups(bots) {
 
 function readSeat(row) {
   const [select, name, spec] = row.querySelectorAll("select, input");
-  if (select.value === PERSON || select.value === INVITE) return { kind: select.value, name: name.value.trim() || (select.value === PERSON && row.dataset.seat === "0" ? "You" : "") };
+  if (select.value === PERSON || select.value === INVITE) return { kind: select.value, name: name.value.trim() };
   return { kind: "bot", spec: select.value === CUSTOM ? spec.value.trim() : select.value };
+}
+
+// The first person at this screen is "You" unless named; the server names the others "Player n".
+function namedSeats(seats) {
+  const first = seats.find((seat) => seat.kind === PERSON);
+  if (first && !first.name) first.name = "You";
+  return seats;
 }

@@ -46,17 +46,20 @@ export function showTable(screen, tableId, ticket) {
   function receive(message) {
     if (message.kind === "table") {
       if (attempts === 0 && state.message === null) unsay();
+      const moved = (message.views[0]?.log.length ?? 0) !== (state.message?.views[0]?.log.length ?? 0);
       state.message = message;
       state.waiting = false;
-      for (const key of [...state.progress.keys()]) {
-        const [kind, seat] = key.split(":");
-        if (!message.thinking.some((t) => t.kind === kind && String(t.seat) === seat) && !state.progress.get(key).done) state.progress.delete(key);
+      for (const [key, progress] of [...state.progress]) {
+        const running = message.thinking.some((t) => t.kind === progress.search && t.seat === progress.seat);
+        // a search that ended unseen is dropped; a finished hint or analysis goes once the game moved on
+        if ((!running && !progress.done) || (moved && progress.done && progress.search !== "bot")) state.progress.delete(key);
       }
       render();
     } else if (message.kind === "progress") {
       state.progress.set(`${message.search}:${message.seat}`, message);
       renderSide();
       renderSeats();
+      if (state.message) renderControls();
     } else if (message.kind === "error") {
       state.waiting = false;
       say(message.message);
@@ -170,7 +173,10 @@ export function showTable(screen, tableId, ticket) {
     const m = state.message;
     const model = models().find((v) => v.seat === state.shown);
     const mine = model && model.legal.length > 0;
-    const helping = ["hint", "analysis"].some((k) => m.thinking.some((t) => t.kind === k && t.seat === state.shown));
+    const helping = ["hint", "analysis"].some((k) => {
+      const progress = state.progress.get(`${k}:${state.shown}`);
+      return progress ? !progress.done : m.thinking.some((t) => t.kind === k && t.seat === state.shown);
+    });
     const button = (label, testid, enabled, onclick, title = "") =>
       html("button", { type: "button", "data-testid": testid, disabled: !enabled, onclick, title }, label);
     const controls = [
