@@ -101,8 +101,13 @@ def screenshot(driver: Any, name: str) -> Path | None:
         return None
     path = Path(folder) / f"{name}.png"
     path.parent.mkdir(parents=True, exist_ok=True)
-    driver.execute_script("window.scrollTo(0, 0)")
-    shot = driver.execute_cdp_cmd("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True})
+    width = driver.execute_script("return window.innerWidth")
+    height = driver.execute_script("return document.documentElement.scrollHeight")
+    emulate_width(driver, width, height)  # the whole page in one viewport, without a scrollbar
+    try:
+        shot = driver.execute_cdp_cmd("Page.captureScreenshot", {"format": "png"})
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
     path.write_bytes(base64.b64decode(shot["data"]))
     return path
 

@@ -110,7 +110,10 @@ export function showTable(screen, tableId, ticket) {
     }
     const model = shownModel();
     if (model) {
-      try { await drawView(ui.view, model, act, () => number === state.drawn); } catch (error) { say(`The view failed to draw: ${error.message}`); console.error(error); }
+      try {
+        const module = await drawView(ui.view, model, act, () => number === state.drawn);
+        if (module.title) where(`${module.title} · table ${m.table.slice(0, 6)}`);
+      } catch (error) { say(`The view failed to draw: ${error.message}`); console.error(error); }
     } else {
       ui.view.replaceChildren(html("p", { class: "muted" }, "You hold no seat at this table: send the invite links below."));
     }
