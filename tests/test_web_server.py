@@ -296,6 +296,8 @@ def test_hostile_and_malformed_messages_are_refused_and_change_nothing(client: T
     browser = Browser(client, table["table"], table["ticket"])
     before = browser.view()["notation"]
     legal = browser.view()["legal"]
+    game = client.app.state.hall.rooms[table["table"]].table  # type: ignore[attr-defined]
+    truth = (game.state.notation(), list(game.actions), game.generation)
     refusals = [
         ("not json at all", "not JSON"),
         ("[1, 2, 3]", "JSON object"),
@@ -332,7 +334,8 @@ def test_hostile_and_malformed_messages_are_refused_and_change_nothing(client: T
     assert "not binary" in browser.until("error")["message"]
     illegal = next(f"{c}{r}" for c in "abcdef" for r in "123456" if f"{c}{r}" not in legal)
     assert "illegal" in browser.error(kind="move", seat=0, move=illegal)  # the engine's reason
-    # nothing changed, and the table still plays
+    assert (game.state.notation(), list(game.actions), game.generation) == truth  # nothing changed
+    # and the table still plays
     browser.send(kind="move", seat=0, move=legal[0])
     after = browser.until("table", lambda m: len(m["views"][0]["log"]) > len(browser.table["views"][0]["log"]))
     assert after["views"][0]["notation"] != before
@@ -387,6 +390,17 @@ def test_a_complete_game_shows_the_person_only_its_seat(client: TestClient, game
     path.write_text(last["record"] + "\n")
     assert main(["replay", str(path)]) == 0
     browser.close()
+
+
+def test_a_bot_of_the_adaptive_opponent_model_learns_from_the_others_moves() -> None:
+    """The bots see the other seats' moves through their own views, as in a match, so a preset of
+    ``opponent_model=adaptive`` learns from the person's play and the other bot's."""
+    with serving() as test_client:
+        table = open_table(test_client, "just4fun_colours", [person(), bot("greedy"), bot("ismcts:iterations=40,opponent_model=adaptive")], players=3, seed=2)
+        browser = Browser(test_client, table["table"], table["ticket"])
+        play_out(browser, random.Random(1))
+        adaptive = test_client.app.state.hall.rooms[table["table"]].table.bots[2]
+        assert adaptive.opponents is not None and adaptive.opponents.decisions[0] > 3 and adaptive.opponents.decisions[1] > 3
 
 
 def test_hidden_information_checks_catch_a_leak() -> None:
