@@ -416,6 +416,19 @@ def test_hidden_information_checks_catch_a_leak() -> None:
         check_frames([json.dumps({"kind": "progress", "top": [{"move": kibitz.notation_fields(state.notation())["hands"].split(",")[1]}]})], record, {0})
 
 
+def test_a_bot_that_fails_forfeits_and_the_record_says_why(client: TestClient, tmp_path: Path) -> None:
+    """The policy bot plays sequential decisions only: at Yak's Sunrise it raises, and forfeits."""
+    table = open_table(client, "yak", [person(), bot("policy")], players=2, seed=1)
+    browser = Browser(client, table["table"], table["ticket"])
+    over = browser.table if browser.table["over"] else browser.until("table", lambda m: m["over"])
+    record = GameRecord.from_json(over["record"])
+    assert record.adjudication is not None and record.adjudication["seat"] == 1 and "the bot failed" in record.adjudication["reason"]
+    assert record.returns == [1.0, 0.0]
+    path = tmp_path / "forfeit.jsonl"
+    path.write_text(over["record"] + "\n")
+    assert main(["replay", str(path)]) == 0
+
+
 def test_bots_progress_and_top_moves_only_where_nothing_is_hidden(client: TestClient) -> None:
     for game, shown in (("yucata", True), ("just4fun_colours", False)):
         table = open_table(client, game, [person(), bot("ismcts:time_ms=700")], start=1)
@@ -667,6 +680,9 @@ def test_bot_specs_within_the_limits() -> None:
         Limits(max_time_ms=-1)
     with pytest.raises(LimitError, match="hint bot"):
         Limits(hint_bot="ismcts:iterations=10000000")
+    for spec in ("uct:iterations=100", "greedy"):
+        with pytest.raises(LimitError, match="searches the person's view"):
+            Limits(hint_bot=spec)
 
 
 def test_serve_help_documents_every_flag(capsys: pytest.CaptureFixture[str]) -> None:

@@ -53,6 +53,9 @@ class Limits:
             if isinstance(value, int | float) and not isinstance(value, bool) and value < 0:
                 raise LimitError(f"--{item.name.replace('_', '-')}: {value} is negative")
         check_bot_spec(self.hint_bot, self, what="the hint bot")
+        hint = make_bot(self.hint_bot)
+        if not isinstance(hint, SearchBot) or hint.sees_everything:
+            raise LimitError(f"--hint-bot {shown(self.hint_bot, 60)}: the hint searches the person's view: use ismcts, mo_ismcts or pimc")
 
     @property
     def burst(self) -> float:

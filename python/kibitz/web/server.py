@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import functools
 import json
+import logging
 import secrets
 import time
 from collections.abc import AsyncIterator
@@ -42,6 +43,7 @@ from kibitz.web.lobby import game_list, read_options, read_seats, read_seed
 from kibitz.web.table import Job, Table, TableError, build_model, read_record, replay_steps
 
 STATIC = Path(__file__).parent / "static"
+logger = logging.getLogger(__name__)
 PROGRESS_SECONDS = 0.25  # how often a running search's progress is sent
 TOP_MOVES = 5  # moves of a search shown in the analysis panel (the protocol's multipv)
 FLOOD_CLOSE = 100  # messages refused for the rate in a row before the connection is closed
@@ -263,7 +265,9 @@ class Room:
 
     async def _help_task(self, job: Job) -> None:
         move = await self.search(job, {job.seat})
-        if isinstance(move, str) and self.table.hinted(job, move):
+        if isinstance(move, Exception):
+            await self.tell({job.seat}, {"kind": "error", "message": f"no {job.kind}: {move}"})
+        elif self.table.hinted(job, move):
             await self.broadcast()
 
     # -- searches -------------------------------------------------------------------------------
@@ -323,7 +327,18 @@ class Room:
         return message
 
     async def _run(self) -> None:
-        """Plays the bots' decisions in turn while a browser is at the table."""
+        """Plays the bots' decisions in turn while a browser is at the table. A failure of the
+        server's own (not a bot's: that is the bot's forfeit) stops this table, says so to its
+        browsers, and leaves the other tables alone."""
+        try:
+            await self._play_bots()
+        except asyncio.CancelledError:
+            raise
+        except Exception as err:  # noqa: BLE001  whatever it is, the other tables play on
+            logger.exception("table %s stopped", self.id)
+            await self.tell(None, {"kind": "error", "message": f"this table stopped on a server error: {err}"})
+
+    async def _play_bots(self) -> None:
         pause = self.hall.limits.move_pause_ms / 1000
         while True:
             await self.wake.wait()
