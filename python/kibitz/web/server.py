@@ -334,7 +334,7 @@ class Room:
             await self._play_bots()
         except asyncio.CancelledError:
             raise
-        except Exception as err:  # noqa: BLE001  whatever it is, the other tables play on
+        except Exception as err:  # whatever it is, the other tables play on
             logger.exception("table %s stopped", self.id)
             await self.tell(None, {"kind": "error", "message": f"this table stopped on a server error: {err}"})
 
