@@ -8,7 +8,9 @@ Shared by tests/test_web_browser.py (the whole page against a live server) and t
 - :func:`need`: skip when a tool is missing, fail when ``CI`` is set;
 - :func:`new_driver`: a headless Chromium, optionally logging the network (WebSocket frames,
   requests) and downloading to a folder;
-- :func:`model_of`: the model the server would send a seat for a position (kibitz.web.table);
+- :func:`model_of`: the model the server would send a seat for a position (kibitz.web.table),
+  and :func:`game_positions` (with :func:`bots_choose`): the positions of a seeded game;
+- :func:`node_json`: a view's pure modules run under Node over JSON cases;
 - :func:`view_page`: a page that draws models with one view module, :func:`show`, :func:`acts`,
   :func:`query`, :func:`run`;
 - :class:`LiveServer`: ``kibitz serve``'s app on a free port in a thread;
@@ -22,11 +24,13 @@ from __future__ import annotations
 import base64
 import json
 import os
+import random
 import shutil
 import socket
+import subprocess
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -36,9 +40,10 @@ from typing import Any
 import pytest
 
 import kibitz
-from kibitz.game import State
+from kibitz.bots import make_bot
+from kibitz.game import Move, State
 from kibitz.web.limits import Limits
-from kibitz.web.table import Entry, build_model
+from kibitz.web.table import Entry, build_model, entry_of, joint_entries
 
 STATIC = Path(kibitz.__file__).parent / "web" / "static"
 PHONE, LAPTOP = 360, 1280
@@ -145,6 +150,63 @@ def model_of(
                         over=over, results=results, replaying=replay)
     model.update(hint=hint, waiting=waiting, chosen=chosen, options={})
     return model
+
+
+Choose = Callable[[State, int, random.Random], Move]
+
+
+def game_positions(game: kibitz.Game, seed: int, choose: Choose) -> Iterator[tuple[State, list[Entry]]]:
+    """Every decision point of a seeded game (a simultaneous node once, for all its choosers)
+    and its end, each with the entries so far. The deal comes from ``seed``, each chance outcome
+    from ``random.Random(seed)``; ``choose(state, seat, rng)`` gives a seat's move (text or id),
+    ``rng`` being that same generator."""
+    state = game.new_initial_state(seed=seed)
+    rng = random.Random(seed)
+    entries: list[Entry] = []
+    while not state.is_terminal():
+        if state.is_chance():
+            action = state.sample_chance(rng.getrandbits(63))
+            entries.append(entry_of(state, action))
+            state.apply(action)
+            continue
+        yield state.clone(), list(entries)
+        if state.is_simultaneous():
+            joint = {seat: state.parse_move(choose(state, seat, rng)) for seat in state.choosing_seats()}
+            entries.extend(joint_entries(state, joint))
+            state.apply_joint(joint)
+        else:
+            action = state.parse_move(choose(state, state.current_player, rng))
+            entries.append(entry_of(state, action))
+            state.apply(action)
+    yield state, entries
+
+
+def bots_choose(specs: list[str], seed: int) -> Choose:
+    """``choose`` for :func:`game_positions`: seat k played by ``make_bot(specs[k], seed + k)``,
+    which sees its view only."""
+    bots = [make_bot(spec, seed + k) for k, spec in enumerate(specs)]
+    return lambda state, seat, rng: bots[seat].act(state.view(seat))
+
+
+def node_json(imports: dict[str, Path], function: str, cases: list[Any]) -> list[Any]:
+    """Runs ``function`` (a JavaScript function of one case, e.g. ``"({ model }) => readTable(model).stock"``)
+    under Node over every case, the view's modules imported by name (``{"readTable, MAP":
+    GAMES / "just4fun_colours" / "table.js"}``); returns its results. The cases go in as JSON
+    on stdin, the results come back as JSON. Skips without Node (fails in CI)."""
+    node = shutil.which("node")
+    need("node", node is not None)
+    assert node is not None
+    head = "".join(f"import {{ {names} }} from {json.dumps(path.as_uri())};\n" for names, path in imports.items())
+    script = (
+        f"{head}const run = {function};\n"
+        "let text = ''; process.stdin.on('data', (d) => (text += d));\n"
+        "process.stdin.on('end', () => process.stdout.write(JSON.stringify(JSON.parse(text).map(run))));\n"
+    )
+    done = subprocess.run([node, "--input-type=module", "-e", script], input=json.dumps(cases), capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    results = json.loads(done.stdout)
+    assert isinstance(results, list) and len(results) == len(cases)
+    return results
 
 
 # -- one view module on a page of its own ------------------------------------------------------------
