@@ -223,6 +223,7 @@ def test_the_seat_menu_leaves_out_bots_beyond_the_limits() -> None:
     "body, named",
     [
         ("not json", "not JSON"),
+        ("[" * 3000 + "]" * 3000, "not JSON"),
         ("[1, 2]", "JSON object"),
         ('{"game": "chess", "seats": []}', "unknown game"),
         ('{"game": 7}', "unknown game"),
@@ -301,6 +302,8 @@ def test_hostile_and_malformed_messages_are_refused_and_change_nothing(client: T
     refusals = [
         ("not json at all", "not JSON"),
         ("[1, 2, 3]", "JSON object"),
+        ("[" * 2000 + "]" * 2000, "not JSON"),
+        ('{"kind": "move", "seat": 0, "move": "a1"', "not JSON"),
         ('"move"', "JSON object"),
         ('{"kind": "dance"}', "unknown message kind"),
         ('{"kind": 12}', "unknown message kind"),
@@ -641,6 +644,7 @@ def test_replay_steps_through_a_record_from_each_seat_or_open(client: TestClient
         ({"record": "not a record"}, "not a game record"),
         ({"record": ""}, "holds no record"),
         ({"record": "{}"}, "missing field"),
+        ({"record": "[" * 100_000 + "]" * 100_000}, "not a game record"),
         ({"record": 5}, "'record'"),
         ({"step": 1}, "'record'"),
         ({"record": "RECORD", "index": 3}, "does not exist"),

@@ -521,7 +521,7 @@ async def read_json(request: Request, limit: int) -> Any:
     body = await read_body(request, limit)
     try:
         return json.loads(body.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError) as err:
+    except (UnicodeDecodeError, ValueError, RecursionError) as err:
         raise Refused(f"the request is not JSON: {err}") from None
 
 
@@ -620,7 +620,7 @@ async def _receive(hall: Hall, connection: Connection, message: Message) -> bool
             raise Refused(f"message too large: more than {limits.max_message_bytes} bytes")
         try:
             data = json.loads(text)
-        except ValueError as err:
+        except (ValueError, RecursionError) as err:  # RecursionError: arrays nested thousands deep
             raise Refused(f"a message is a JSON object; this is not JSON ({err})") from None
         if not isinstance(data, dict):
             raise Refused(f"a message is a JSON object with a 'kind', got {type(data).__name__}")

@@ -452,7 +452,10 @@ def read_record(text: str, index: int = 0) -> tuple[GameRecord, int]:
         raise ValueError("the file holds no record (a kibitz record is one JSON object per line)")
     if not 0 <= index < len(lines):
         raise ValueError(f"record {index} does not exist; the file holds {len(lines)}")
-    record = GameRecord.from_json(lines[index])
+    try:
+        record = GameRecord.from_json(lines[index])
+    except RecursionError:
+        raise ValueError("not a game record: JSON nested too deeply") from None
     try:
         replay(record)
     except ValueError as err:
