@@ -12,6 +12,7 @@
     kibitz tune just4fun_colours --bot ismcts:iterations=500 --params c --opponents greedy --budget 2000
     kibitz replay games.jsonl --index 0 --show     check recorded games and show the end
     kibitz bench
+    kibitz serve                                   play in the browser: prints the table's URL
 
 Exit codes: 0 success; 1 a replay that does not verify, an unavailable benchmark or a game
 abandoned at the prompt (``quit`` or the input ended); 2 bad input (unknown game, bad option,
@@ -23,6 +24,7 @@ head -1``). Each ends in one line on stderr, never a traceback.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import math
 import os
@@ -61,6 +63,7 @@ from kibitz.records import GameRecord, read_records
 from kibitz.referee import ENGINE_PREFIX, TimeControl, Tournament
 from kibitz.stats import SPRT
 from kibitz.tune import DEFAULT_STORAGE, METHODS, Trial, TuneResult, tune
+from kibitz.web.limits import Limits
 
 DEFAULT_PLAY_BOTS = ["ismcts:iterations=2000", "ismcts:iterations=2000"]
 HINT_BOT = "ismcts:iterations=5000"  # the suggestion `hint` shows at the human prompt
@@ -234,7 +237,33 @@ def _parser() -> argparse.ArgumentParser:
 
     engine = commands.add_parser("engine", help="run the text-protocol engine on stdin/stdout (docs/protocol.md)")
     engine.set_defaults(run=_engine)
+
+    serve = commands.add_parser(
+        "serve",
+        help="play the bots in the browser: start the web table and print its URL (docs/web.md)",
+        description="Starts the web table (docs/web.md) and prints its URL; Ctrl-C stops it. The limits below bound what "
+        "a browser may ask of this machine: every bot spec chosen in the lobby stays within them.",
+    )
+    serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only); another exposes the tables to the network, with a warning")
+    serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    serve.add_argument("--open", action="store_true", help="open the page in the default browser")
+    for item in dataclasses.fields(Limits):
+        kind = type(item.default)
+        serve.add_argument(
+            "--" + item.name.replace("_", "-"), type=kind, default=item.default, metavar="SPEC" if kind is str else "N",
+            help=f"{item.metadata['help']} (default {item.default})",
+        )
+    serve.set_defaults(run=serve_command)
     return parser
+
+
+def serve_command(args: argparse.Namespace) -> int:
+    """``kibitz serve``: the web table until Ctrl-C."""
+    from kibitz.web import serve
+
+    limits = Limits(**{item.name: getattr(args, item.name) for item in dataclasses.fields(Limits)})
+    serve(args.host, args.port, limits, open_browser=args.open)
+    return 0
 
 
 def _add_game_arguments(parser: argparse.ArgumentParser) -> None:
