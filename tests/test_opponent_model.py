@@ -219,6 +219,6 @@ def test_the_engine_feeds_observe_lines_to_the_model_and_a_new_position_clears_i
         ]
     )
     assert not [line for line in out if "error" in line]
-    assert engine.opponents is not None and engine.opponents.decisions[1 - seat] == 1
+    assert engine.bot.opponents is not None and engine.bot.opponents.decisions[1 - seat] == 1
     engine.handle(f"position view {state.view(seat).notation()}")
-    assert engine.opponents is None
+    assert engine.bot.opponents is None

@@ -133,7 +133,9 @@ PYBIND11_MODULE(_core, m) {
   py::class_<search::Progress>(m, "Progress")
       .def(py::init<>())
       .def_property_readonly("iterations", [](const search::Progress& p) { return p.iterations.load(); })
-      .def("root_stats", &search::Progress::root_stats);
+      .def("root_stats", &search::Progress::root_stats)
+      .def("root_value", [](const search::Progress& p) { return search::root_value(p.root_stats()); },
+           "the visit-weighted mean reward of root_stats(), as a finished search's root_value");
 
   // Params: every row of the table (search/param_table.h) as a property under its Python name and
   // with its Python type, and the hooks that are no row of it.

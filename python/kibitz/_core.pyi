@@ -187,6 +187,10 @@ class Progress:
         ...
     def root_stats(self) -> list[ActionStats]:
         ...
+    def root_value(self) -> float:
+        """
+        the visit-weighted mean reward of root_stats(), as a finished search's root_value
+        """
     @property
     def iterations(self) -> int:
         ...

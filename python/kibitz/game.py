@@ -316,8 +316,9 @@ class SearchResult:
 StopFlag = _core.StopFlag
 """Set from another thread (``flag.set()``) to end a running :meth:`State.search` early."""
 SearchProgress = _core.Progress
-"""Read from another thread while :meth:`State.search` runs: ``iterations`` so far and
-``root_stats()`` (each root move's action id, visits and mean reward, most visited first)."""
+"""Read from another thread while :meth:`State.search` runs: ``iterations`` so far,
+``root_stats()`` (each root move's action id, visits and mean reward, most visited first) and
+``root_value()`` (their visit-weighted mean reward, as :attr:`SearchResult.root_value`)."""
 
 _PROOFS = {_core.Proof.none: None, _core.Proof.win: "win", _core.Proof.loss: "loss"}
 
