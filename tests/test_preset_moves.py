@@ -179,5 +179,6 @@ def test_every_preset_plays_the_recorded_moves_and_statistics(game, expected):
 if __name__ == "__main__":
     if sys.argv[1:] != ["--write"]:
         sys.exit("usage: python tests/test_preset_moves.py --write")
-    FIXTURE.write_text(json.dumps(record(), indent=1, sort_keys=True) + "\n")
+    found = record()
+    FIXTURE.write_text("{\n" + ",\n".join(f" {json.dumps(key)}: {json.dumps(found[key])}" for key in sorted(found)) + "\n}\n")  # a case a line
     print(f"wrote {FIXTURE}")
