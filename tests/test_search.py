@@ -605,3 +605,12 @@ def test_no_shaping_backs_up_the_returns():
 def test_shapings_no_measurement_kept_are_refused_by_name(name):
     with pytest.raises(kibitz.OptionError, match="shaping: '" + name + "' is not allowed; expected one of none, rank"):
         SearchParams(shaping=name)
+
+
+@pytest.mark.parametrize("spec", ["ismcts:mast=0.5", "uct:backup=paranoid", "ismcts:rollout_depth=4", "ismcts:infer_pool=256"])
+def test_a_spec_naming_a_removed_parameter_is_refused_with_the_reason(spec):
+    key = spec.split(":")[1].split("=")[0]
+    with pytest.raises(kibitz.OptionError, match=f"search parameter '{key}' was removed: measured and not kept"):
+        kibitz.make_bot(spec)
+    with pytest.raises(kibitz.OptionError, match="unknown search parameter 'no_such_thing'"):
+        kibitz.make_bot("ismcts:no_such_thing=1")
