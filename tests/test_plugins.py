@@ -116,22 +116,6 @@ def test_example_functions_called_directly() -> None:
     assert all(0 <= v <= 1 for v in values) and sum(values) == pytest.approx(1.5)  # shares of 3 pairs
 
 
-def test_rollout_depth_with_a_plugin_evaluator_is_refused_not_ignored() -> None:
-    """Both would set where a rollout stops: the search refuses the pair, and leaves the state
-    as it was; with only the plug-in's rollout policy the game's own cut-off still applies."""
-    state = decision_state("just4fun_colours")
-    before = state.notation()
-    plugin = plugins.load("kibitz.plugins.just4fun_colours")
-    with pytest.raises(kibitz.OptionError, match="rollout_depth: a plug-in's evaluator decides where rollouts stop"):
-        state.search(kibitz.SearchParams(iterations=100, rollout_depth=4), plugin=plugin)
-    assert state.notation() == before
-    policy_only = plugin.only("choose")
-    cut, full = (state.search(kibitz.SearchParams(iterations=300, rollout_depth=depth, seed=1), plugin=policy_only) for depth in (4, 0))
-    assert cut.iterations == 300 and cut.action in state.legal_actions()
-    # The same seed and policy: only the cut-off after 4 rollout decisions tells the two apart.
-    assert [(s.move, s.visits, s.mean_reward) for s in cut.stats] != [(s.move, s.visits, s.mean_reward) for s in full.stats]
-
-
 def test_bot_spec_loads_a_plugin() -> None:
     bot = kibitz.make_bot("ismcts:iterations=200,plugin=kibitz.plugins.just4fun_colours,eval_depth=2", seed=1)
     assert isinstance(bot, kibitz.SearchBot) and bot.plugin is not None and bot.params.eval_depth == 2

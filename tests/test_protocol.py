@@ -8,6 +8,7 @@ import subprocess
 import sys
 import threading
 import time
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
@@ -16,6 +17,8 @@ from hypothesis import strategies as st
 import kibitz
 from fuzz_protocol import HUGE_NUMBERS, NON_ASCII, handle_checked, usable
 from test_search import BLOCKED_POSITION
+from kibitz import SearchParams
+from kibitz.bots import SearchBot
 from kibitz.protocol import COMMANDS, Engine
 
 GAME = "just4fun_colours"
@@ -606,7 +609,7 @@ def test_a_view_of_another_game_setup_is_refused_naming_the_field(other, named):
 def test_algorithm_uct_without_see_all_is_refused_with_the_reason():
     engine, out, s = j4fc_session("setoption name Algorithm value uct")
     reply = answer(engine, out, "go iterations 30")
-    assert len(reply) == 1 and "Algorithm uct" in reply[0] and "SeeAll" in reply[0] and "so_ismcts" in reply[0]
+    assert len(reply) == 1 and "algorithm uct" in reply[0] and "SeeAll" in reply[0] and "so_ismcts" in reply[0]
     # with SeeAll and the full state it searches that state
     engine.handle("setoption name SeeAll value true")
     engine.handle(f"position state {s.notation()}")
@@ -646,6 +649,59 @@ def test_the_final_info_block_names_what_it_counts():
     moves = [line.split() for line in reply[1:-1]]
     assert all(m[:2] == ["info", "multipv"] for m in moves) and sum(int(m[6]) for m in moves) <= 3000
     assert moves[0][4] == reply[-1].split()[1]  # the most visited move is the one played
+
+
+# -- the engine is a thin translator: every go is its SearchBot's search ---------------------------
+
+
+def expected_report(result: kibitz.SearchResult) -> list[str]:
+    """The lines a go prints for ``result``, but the first line's time and speed."""
+    lines = [f"info multipv {rank} move {st.move} visits {st.visits} value {st.mean_reward:.4f}" for rank, st in enumerate(result.stats[:5], 1)]
+    return [f"iterations {result.iterations} nodes {result.nodes} value {result.root_value:.4f}", *lines, f"bestmove {result.move}"]
+
+
+def report_of(reply: list[str]) -> list[str]:
+    words = reply[0].split()
+    return [" ".join(words[1:3] + words[7:]), *reply[1:]]
+
+
+def test_a_go_searches_as_a_search_bot_with_the_same_seed_and_budget():
+    """Two gos of one game through the protocol, and the same two decisions of a SearchBot with the
+    Seed option as its seed and the go line's budget: the same moves and statistics (the second
+    go, like the bot's second decision, draws the next seed)."""
+    s = opening(seed=6)
+    seat = s.current_player
+    engine, out = session("setoption name Seed value 11", f"newgame {GAME} players 2 seat {seat}", f"position view {s.view(seat).notation()}")
+    bot = SearchBot(SearchParams(seed=11))
+    for _ in range(2):
+        reply = searched(engine, out, "go iterations 1500")
+        result = bot.search(s.view(seat), params=bot.params.with_(iterations=1500))
+        assert report_of(reply) == expected_report(result)
+        assert engine.bot.last_result is not None and replace(engine.bot.last_result, seconds=0) == replace(result, seconds=0)
+
+
+def test_with_the_adaptive_model_the_engine_learns_from_observe_lines_as_the_bot_from_observed_moves():
+    game = kibitz.Game(GAME, players=3)
+    s = game.new_initial_state(seed=4)
+    seat = 2
+    params = SearchParams(iterations=300, seed=8, opponent_model="adaptive")
+    engine, out = session("setoption name OpponentModel value adaptive", "setoption name Iterations value 300", "setoption name Seed value 8",
+                          f"newgame {GAME} players 3 seat {seat}", f"position view {s.view(seat).notation()}")
+    bot = SearchBot(params)
+    rng = random.Random(4)
+    while True:
+        if s.current_player == seat and len(s.legal_actions()) > 1 and bot.opponents is not None:
+            break
+        action = s.sample_chance(rng.getrandbits(63)) if s.is_chance() else rng.choice(s.legal_actions())
+        seen = s.observation_text(seat, action)
+        assert searched(engine, out, f"observe {seen}") == []
+        if s.current_player >= 0:
+            bot.observe_move(s.view(seat), s.current_player, seen, seat)
+        s.apply(action)
+    reply = searched(engine, out, "go")
+    result = bot.search(s.view(seat))
+    assert engine.bot.opponents is not None and engine.bot.opponents.shares() == bot.opponents.shares()
+    assert report_of(reply) == expected_report(result)
 
 
 # -- simultaneous nodes: a go per choosing seat (docs/protocol.md §4, §15) ----------------------

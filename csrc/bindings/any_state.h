@@ -9,7 +9,7 @@
 
 #include "core/game.h"
 #include "core/tensor.h"
-#include "search/mcts.h"
+#include "search/search.h"
 #include "search/solver.h"
 
 namespace kibitz {

@@ -202,9 +202,6 @@ class State {
       {"pair", 10, -1000, 1000, "per kind the seat holds two or more of"},
       {"pile", 4, -1000, 1000, "per tile of a pile the opponents may take: a cost when its top is natural, else a gain"},
   }};
-  // The difference between two teams' evaluate() that truncated rollouts read as odds of e : 1
-  // (points: about two thirds of a dirty canasta).
-  static constexpr double kEvalScale = 200;
   double evaluate(int seat, const double* weights) const;
   double evaluate(int seat) const { return evaluate(seat, kDefaultEval.data()); }
 

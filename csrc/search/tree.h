@@ -32,11 +32,6 @@ static_assert(sizeof(Node) == 32, "the memory budget counts 32-byte nodes");
 // its `availability` is where the seat's run of ChoiceStats starts, its `visits` the run's length.
 inline constexpr Action kSeatToken = 1u << 29;
 
-// Best-reply search (Backup::kBestReply): the child that stands for opponent `seat` replying in
-// the opponents' turns that start at its parent (kReplierToken | seat); its children are that
-// seat's moves.
-inline constexpr Action kReplierToken = 1u << 28;
-
 // One choosing seat's statistics for one of its actions at a simultaneous node, which the
 // decoupled selection (Params::simultaneous) reads: the seat's own, never the other seats'.
 struct ChoiceStats {

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 from kibitz import plugins
 from kibitz.errors import OptionError, shown
 from kibitz.experts import ExpertBot
-from kibitz.game import Move, SearchProgress, SearchResult, State, StopFlag, View
+from kibitz.game import Move, SearchProgress, SearchResult, State, StopFlag, View, games
 from kibitz.opponents import OpponentModel
 from kibitz.params import EVAL_PREFIX, POLICY_PREFIX, SearchParams, find_parameter, parse_number, weight_pairs
 
@@ -158,26 +158,60 @@ class SearchBot:
         the seat to move; at a simultaneous node the bot's seat is needed). ``stop`` and
         ``progress`` are passed to :meth:`State.search`: another thread may end the search
         early (the bot then plays the best move found so far) or watch it run."""
+        return self.search(view, seat, stop=stop, progress=progress).action
+
+    def search(
+        self,
+        view: View | State,
+        seat: int | None = None,
+        *,
+        params: SearchParams | None = None,
+        stop: StopFlag | None = None,
+        progress: SearchProgress | None = None,
+        until_stopped: bool = False,
+    ) -> SearchResult:
+        """The search behind :meth:`act`, with its whole result (kept in ``last_result``).
+        ``params`` replaces the bot's parameters for this decision only (the text protocol's
+        ``go`` line sets its own budget); the seed is still the bot's next one.
+        ``until_stopped``: search until ``stop`` is set, whatever the budget. Raises
+        OptionError where the bot cannot search ``view`` (:meth:`check`)."""
+        self.check(view)
         state = view if isinstance(view, State) else view.state()
         own = seat if isinstance(view, State) else view.seat
         searched = own if state.is_simultaneous() else None  # a sequential decision is the mover's
         model = self._opponent_model(state, state.current_player if own is None else own)
-        params = self.params.with_(seed=self._rng.getrandbits(63))
+        decision = (params or self.params).with_(seed=self._rng.getrandbits(63))
+        shares = None if model is None else model.shares()
         self.last_result = state.search(
-            params, stop=stop, progress=progress, seat=searched, plugin=self.plugin, opponent_shares=None if model is None else model.shares()
+            decision, stop=stop, progress=progress, until_stopped=until_stopped, seat=searched, plugin=self.plugin, opponent_shares=shares
         )
-        return self.last_result.action
+        return self.last_result
+
+    def check(self, view: View | State) -> None:
+        """Raises OptionError if this bot cannot search ``view``: the perfect-information ``uct``
+        bot needs the full state of a game with hidden information, since from a seat's view it
+        would search one guessed deal as if it were the truth."""
+        if self.sees_everything and isinstance(view, View) and not _perfect_information(view.game_name):
+            raise OptionError(
+                f"algorithm uct searches the full state as if every hand were known, but it was given only seat {view.seat}'s "
+                "view; use so_ismcts, mo_ismcts or pimc, or give it the full state"
+            )
 
     def observe_move(self, before: View | State, mover: int, move: str, seat: int) -> None:
         """Another seat's sequential decision ``move`` (its text) at ``before``, seen by this
         bot at ``seat``: its view of the position, or the full state for a bot that sees
         everything. The adaptive opponent model learns from it; without
-        ``opponent_model=adaptive`` nothing happens."""
-        if self.params.opponent_model != "adaptive" or mover == seat:
+        ``opponent_model=adaptive``, or for a move the seat saw only as ``?``, nothing happens."""
+        if self.params.opponent_model != "adaptive" or mover == seat or mover < 0 or move.strip() == "?":
             return
         model = self._opponent_model(before, seat)
         assert model is not None
         model.observe(before, mover, move)
+
+    def forget_opponents(self) -> None:
+        """Forgets what the adaptive opponent model learned: the next decision starts a new
+        estimate (a position given whole comes without the moves that led to it)."""
+        self.opponents = None
 
     def _opponent_model(self, position: View | State, seat: int) -> OpponentModel | None:
         if self.params.opponent_model != "adaptive":
@@ -185,6 +219,10 @@ class SearchBot:
         if self.opponents is None:
             self.opponents = OpponentModel.for_seat(position, seat, self.params, seed=self._rng.getrandbits(63))
         return self.opponents
+
+
+def _perfect_information(game_name: str) -> bool:
+    return next(info.perfect_information for info in games() if info.name == game_name)
 
 
 BUDGETS = ("iterations", "time_ms")

@@ -259,19 +259,6 @@ class ActionStat:
 
 
 @dataclass(frozen=True)
-class HistoryStat:
-    """One entry of the MAST table a search learned (``mast`` or ``progressive_history`` on):
-    how often ``seat`` played the action id ``action`` in the simulated games, and the mean
-    reward its nodes backed up for those games. An action id names a move only at a state
-    (docs/architecture.md §2.1), so it is given as the id."""
-
-    seat: int
-    action: int
-    count: int
-    mean_reward: float
-
-
-@dataclass(frozen=True)
 class SolveResult:
     """The exact game-theoretic result of a 2-player position (:meth:`State.solve`).
 
@@ -292,8 +279,7 @@ class SolveResult:
 class SearchResult:
     """What a search chose and why. ``forced``: the only legal move, answered without a
     search (no statistics). ``tree_full``: the memory budget (``memory_mb``) was reached and
-    the trees stopped growing. ``history``: the MAST table, by seat and action, when ``mast``
-    or ``progressive_history`` is on (else empty)."""
+    the trees stopped growing."""
 
     move: str
     action: int
@@ -304,7 +290,6 @@ class SearchResult:
     root_value: float
     forced: bool = False
     tree_full: bool = False
-    history: list[HistoryStat] = field(default_factory=list)
 
     REPR_MOVES = 5  # moves a repr lists
 
@@ -331,8 +316,9 @@ class SearchResult:
 StopFlag = _core.StopFlag
 """Set from another thread (``flag.set()``) to end a running :meth:`State.search` early."""
 SearchProgress = _core.Progress
-"""Read from another thread while :meth:`State.search` runs: ``iterations`` so far and
-``root_stats()`` (each root move's action id, visits and mean reward, most visited first)."""
+"""Read from another thread while :meth:`State.search` runs: ``iterations`` so far,
+``root_stats()`` (each root move's action id, visits and mean reward, most visited first) and
+``root_value()`` (their visit-weighted mean reward, as :attr:`SearchResult.root_value`)."""
 
 _PROOFS = {_core.Proof.none: None, _core.Proof.win: "win", _core.Proof.loss: "loss"}
 
@@ -638,7 +624,6 @@ class State:
             root_value=result.root_value,
             forced=result.forced,
             tree_full=result.tree_full,
-            history=[HistoryStat(h.seat, h.action, h.count, h.mean_reward) for h in result.history],
         )
 
     def solve(self) -> SolveResult:

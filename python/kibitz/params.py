@@ -135,22 +135,11 @@ class SearchParams:
     memory_mb: int = _declared("memory_mb")
     shaping: str = _declared("shaping")
     shaping_weight: float = _declared("shaping_weight")
-    backup: str = _declared("backup")
-    mast: float = _declared("mast")
-    mast_epsilon: float = _declared("mast_epsilon")
-    progressive_history: float = _declared("progressive_history")
-    progressive_bias: float = _declared("progressive_bias")
     opponent_policy: float = _declared("opponent_policy")
     opponent_model: str = _declared("opponent_model")
-    infer_pool: int = _declared("infer_pool")
-    infer_turns: int = _declared("infer_turns")
-    infer_temperature: float = _declared("infer_temperature")
-    infer_epsilon: float = _declared("infer_epsilon")
     simultaneous: str = _declared("simultaneous")
     sm_gamma: float = _declared("sm_gamma")
     reopen_choices: int = _declared("reopen_choices")
-    rollout_depth: int = _declared("rollout_depth")
-    eval_scale: float = _declared("eval_scale")
     eval_depth: int = _declared("eval_depth")
     # -- end of the generated fields --
     policy: tuple[tuple[str, float], ...] = field(default=(), compare=True)
@@ -238,13 +227,25 @@ def weight_pairs(value: Any, label: str) -> tuple[tuple[str, float], ...]:
 _BY_NAME = {name.lower(): p for p in PARAMETERS for name in (p.name, p.option, *p.aliases) if name}
 
 
+REMOVED_PARAMETERS = frozenset(
+    {"backup", "mast", "mast_epsilon", "progressive_history", "progressive_bias", "infer_pool", "infer_turns", "infer_temperature"}
+    | {"infer_epsilon", "rollout_depth", "eval_scale"}
+)
+"""Search parameters that measurements did not keep and that left the search (issue 41): a spec or
+a saved parameter set naming one is refused with that reason; docs/research-log/ keeps what was
+measured."""
+
+
 def find_parameter(name: str) -> Parameter:
     """The parameter called ``name`` (field name, protocol option name or alias, any case);
     raises OptionError listing the known names."""
     try:
         return _BY_NAME[name.lower()]
     except KeyError:
-        raise OptionError(f"unknown search parameter {name!r}; known: {', '.join(p.name for p in PARAMETERS)}") from None
+        known = ", ".join(p.name for p in PARAMETERS)
+        if name.lower() in REMOVED_PARAMETERS:
+            raise OptionError(f"search parameter {name!r} was removed: measured and not kept (docs/research-log/); known: {known}") from None
+        raise OptionError(f"unknown search parameter {name!r}; known: {known}") from None
 
 
 _INTEGER = re.compile(r"[+-]?[0-9]+")
