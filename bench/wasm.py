@@ -58,7 +58,9 @@ def build(build_dir: Path = BUILD_DIR, jobs: int = 2) -> Path:
     Incremental: nothing is rebuilt when the sources are unchanged."""
     env = tool_env()
     if not (build_dir / "CMakeCache.txt").exists():
-        subprocess.run(["emcmake", "cmake", "-S", str(ROOT), "-B", str(build_dir), "-DCMAKE_BUILD_TYPE=Release"], check=True, env=env)
+        subprocess.run(
+            ["emcmake", "cmake", "-S", str(ROOT), "-B", str(build_dir), "-DCMAKE_BUILD_TYPE=Release"], check=True, env=env
+        )
     subprocess.run(["nice", "cmake", "--build", str(build_dir), "-j", str(jobs)], check=True, env=env)
     return build_dir / "kibitz"
 
@@ -129,7 +131,10 @@ def speeds(engine: WasmEngine, scale: float, repeats: int) -> dict[str, tuple[fl
             params = preset_params(game, scale)
             native = state.search(params, seat=seat)
             answer = engine.search(state, params, seat)
-            best[game] = (max(best[game][0], native.iterations / native.seconds), max(best[game][1], answer["iterations"] / answer["seconds"]))
+            best[game] = (
+                max(best[game][0], native.iterations / native.seconds),
+                max(best[game][1], answer["iterations"] / answer["seconds"]),
+            )
     return best
 
 
@@ -149,12 +154,16 @@ def main() -> None:
     dist = build(args.build_dir)
     with wasm_engine(dist) as engine:
         native_signature, wasm_signature = signatures(engine, args.iterations)
-        print(f"signature ({args.iterations} iterations): native {native_signature}  wasm {wasm_signature}  "
-              f"{'equal' if native_signature == wasm_signature else 'DIFFERENT'}")
+        print(
+            f"signature ({args.iterations} iterations): native {native_signature}  wasm {wasm_signature}  "
+            f"{'equal' if native_signature == wasm_signature else 'DIFFERENT'}"
+        )
         print(f"\n{PRESET} preset, iterations per second, one thread, best of {args.repeats}:")
         print(f"{'game':18} {'iterations':>10} {'native':>10} {'wasm':>10} {'wasm/native':>12}")
         for game, (native, wasm) in speeds(engine, args.scale, args.repeats).items():
-            print(f"{game:18} {preset_params(game, args.scale).iterations:>10} {native:>10.0f} {wasm:>10.0f} {wasm / native:>11.0%}")
+            print(
+                f"{game:18} {preset_params(game, args.scale).iterations:>10} {native:>10.0f} {wasm:>10.0f} {wasm / native:>11.0%}"
+            )
     raw, zipped = sizes(dist)
     print(f"\nkibitz.wasm: {raw / 1e6:.2f} MB, gzipped {zipped / 1e6:.2f} MB")
 

@@ -169,11 +169,12 @@ SIGNATURE_ALGORITHMS = ("uct", "pimc", "so_ismcts", "mo_ismcts")
 def signature_searches(iterations: int = 10000) -> list[tuple[str, State, SearchParams, int | None]]:
     """The searches the signature sums, as (label, position, params, seat): every bench position
     with every algorithm, each with its own fixed seed."""
-    return [
-        (f"{index}:{algorithm}", state, SearchParams(algorithm=algorithm, iterations=iterations, seed=index, determinizations=8), _searched_seat(state))
-        for index, state in enumerate(bench_positions())
-        for algorithm in SIGNATURE_ALGORITHMS
-    ]
+    searches = []
+    for index, state in enumerate(bench_positions()):
+        for algorithm in SIGNATURE_ALGORITHMS:
+            params = SearchParams(algorithm=algorithm, iterations=iterations, seed=index, determinizations=8)
+            searches.append((f"{index}:{algorithm}", state, params, _searched_seat(state)))
+    return searches
 
 
 def signature_of(results: list[tuple[str, int, int, list[tuple[int, int]]]]) -> tuple[int, str]:
