@@ -417,16 +417,6 @@ val search_js(const AnyState& s, const search::Result& r) {
   out.set("rootValue", r.root_value);
   out.set("forced", r.forced);
   out.set("treeFull", r.tree_full);
-  val history = val::array();
-  for (const auto& h : r.history) {
-    val entry = val::object();
-    entry.set("seat", h.seat);
-    entry.set("action", h.action);
-    entry.set("count", static_cast<double>(h.count));
-    entry.set("meanReward", h.mean_reward);
-    history.call<void>("push", entry);
-  }
-  out.set("history", history);
   return out;
 }
 

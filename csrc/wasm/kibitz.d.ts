@@ -122,8 +122,6 @@ export interface SearchResult {
   forced: boolean;
   /** The memory budget (memory_mb) was reached and the trees stopped growing. */
   treeFull: boolean;
-  /** The MAST table, with mast or progressive_history on. */
-  history: { seat: number; action: number; count: number; meanReward: number }[];
 }
 
 export interface SolveResult {

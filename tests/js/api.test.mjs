@@ -304,14 +304,12 @@ test("search: the move and the root statistics, reproducible from the seed; budg
   assert.ok(result.nodes > 0 && result.seconds > 0 && result.rootValue > 0 && result.rootValue < 1);
   assert.equal(result.forced, false);
   assert.equal(result.treeFull, false);
-  assert.deepEqual(result.history, []);
   assert.equal(result.stats[0].proof, null);
   assert.deepEqual(state.search({ iterations: 3000, seed: 1 }).stats, result.stats);
   for (const algorithm of ["so_ismcts", "mo_ismcts", "pimc", "uct"])
     assert.ok(state.legalMoves().includes(state.search({ algorithm, iterations: 300, dets: 3 }).move), algorithm);
   const timed = state.search({ time_ms: 100 });
   assert.ok(timed.seconds >= 0.09 && timed.seconds < 2, `${timed.seconds} s`);
-  assert.ok(state.search({ iterations: 500, mast: 0.5 }).history.length > 0);
   const yak = kibitz.game("yak").newInitialState(3);
   assert.ok(yak.legalMovesFor(2).includes(yak.search({ iterations: 300 }, { seat: 2 }).move));
   throws(() => yak.search({ iterations: 300 }), IllegalMoveError, /choose at once here: search one of them/);
