@@ -258,7 +258,13 @@ def _add_tournament_arguments(parser: argparse.ArgumentParser) -> None:
         "--schedule",
         choices=SCHEDULES,
         default="round-robin",
-        help="with more players than seats: every table of players (round-robin), or the first player against the rest (gauntlet)",
+        help="with more players than seats: every table of players (round-robin), the first player against the rest (gauntlet), "
+        "or players listed weakest first meeting the next ones (ladder: in two-player games each meets the next two)",
+    )
+    parser.add_argument(
+        "--anchor",
+        metavar="NAME",
+        help="with three or more players at tables of two: the player at 0 on their one Elo scale (default: the first)",
     )
     parser.add_argument(
         "--no-duplicate",
@@ -445,6 +451,7 @@ def match_command(args: argparse.Namespace) -> int:
         schedule=args.schedule,
         sprt=sprt,
         backend=_backend(args),
+        anchor=args.anchor,
     )
     _print_result(result, args.json)
     _plot(result, args.plot)
@@ -488,6 +495,7 @@ def referee_command(args: argparse.Namespace) -> int:
         schedule=args.schedule,
         sprt=None if args.sprt is None else SPRT.parse(args.sprt),
         backend=_backend(args),
+        anchor=args.anchor,
     )
     result = tournament.run()
     _print_result(result, args.json)
