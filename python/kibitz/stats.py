@@ -156,23 +156,29 @@ class Scores:
 
 
 @dataclass(frozen=True)
-class EloEstimate:
-    """An Elo difference, its confidence interval ``low..high``, the likelihood of
-    superiority ``los`` (the probability that the difference is positive), the mean
-    ``score`` and the sample size in units and games."""
+class EloInterval:
+    """An Elo value and its confidence interval ``low..high``."""
 
     elo: float
     low: float
     high: float
-    los: float
-    score: float
-    units: int
-    games: int
 
     @property
     def error(self) -> float:
         """Half the width of the interval: the ``±`` of fishtest and cutechess."""
         return (self.high - self.low) / 2
+
+
+@dataclass(frozen=True)
+class EloEstimate(EloInterval):
+    """An Elo difference, its confidence interval ``low..high``, the likelihood of
+    superiority ``los`` (the probability that the difference is positive), the mean
+    ``score`` and the sample size in units and games."""
+
+    los: float
+    score: float
+    units: int
+    games: int
 
     def to_dict(self) -> dict[str, float]:
         return {"elo": self.elo, "low": self.low, "high": self.high, "error": self.error, "los": self.los, "score": self.score}
@@ -455,21 +461,13 @@ class Meeting:
 
 
 @dataclass(frozen=True)
-class ScaleRating:
+class ScaleRating(EloInterval):
     """A player's rating on one Elo scale (:func:`elo_scale`): ``elo`` with its interval
     ``low..high`` relative to the anchor (whose interval is its rating alone), and the units
     and games it played."""
 
-    elo: float
-    low: float
-    high: float
     units: int
     games: int
-
-    @property
-    def error(self) -> float:
-        """Half the width of the interval."""
-        return (self.high - self.low) / 2
 
     def to_dict(self) -> dict[str, float]:
         return {"elo": self.elo, "low": self.low, "high": self.high, "units": self.units, "games": self.games}
