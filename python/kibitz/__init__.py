@@ -36,6 +36,8 @@ from kibitz.game import (
     games,
     notation_fields,
 )
+from kibitz import levels  # difficulty levels: kibitz.levels.levels(game, players)
+from kibitz.levels import Level, LevelRating
 from kibitz.match import MatchResult, Participant, play_game, replay, run_match
 from kibitz.params import SearchParams
 from kibitz.records import GameRecord
@@ -55,6 +57,8 @@ __all__ = [
     "HistoryStat",
     "IllegalMoveError",
     "JointMove",
+    "Level",
+    "LevelRating",
     "MatchResult",
     "NotationError",
     "OptionError",
@@ -71,6 +75,7 @@ __all__ = [
     "UnknownGameError",
     "View",
     "games",
+    "levels",
     "make_bot",
     "notation_fields",
     "parse_spec",
