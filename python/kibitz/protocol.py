@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TextIO
 
-from kibitz import __version__, plugins
+from kibitz import __version__, levels, plugins
 from kibitz.errors import IllegalMoveError, NotationError, OptionError, UnknownGameError, shown
 from kibitz.game import JOINT_SEPARATOR, Game, SearchProgress, SearchResult, State, StopFlag, games
 from kibitz.opponents import OpponentModel
@@ -57,10 +57,16 @@ class EngineOption:
 
 
 # Plugin: a compiled rollout policy / leaf evaluator by module name (kibitz.plugins.load); <empty> for none.
+# Level: play that difficulty level of the game (kibitz.levels; 0: off); LimitStrength with Elo: the
+# level whose rating is nearest to Elo (UCI's UCI_LimitStrength and UCI_Elo), before Level.
+ELO_RANGE = levels.rating_range()
 OPTIONS = [
     *(EngineOption.of(p) for p in PARAMETERS if p.option),
     EngineOption("SeeAll", "check", "false"),
     EngineOption("Plugin", "string", "<empty>"),
+    EngineOption("Level", "spin", "0", f"min 0 max {levels.most_levels()}"),
+    EngineOption("LimitStrength", "check", "false"),
+    EngineOption("Elo", "spin", str(ELO_RANGE[0]), f"min {ELO_RANGE[0]} max {ELO_RANGE[1]}"),
 ]
 UGI_OPTIONS = [
     EngineOption("UGIGame", "combo", ""),
@@ -79,6 +85,9 @@ class Engine:
         self.params = SearchParams()
         self.see_all = False  # the SeeAll option; UGI mode sees all whatever it says (see sees_all)
         self.plugin: plugins.Plugin | None = None  # the Plugin option
+        self.level = 0  # the Level option: 0 plays the search options as set
+        self.limit_strength = False  # the LimitStrength option: play the level nearest to elo
+        self.elo = ELO_RANGE[0]  # the Elo option
         self.game: Game | None = None
         self.seat = 0
         self.position: State | None = None  # what the engine searches (built from a view unless SeeAll)
@@ -217,6 +226,22 @@ class Engine:
                 raise ProtocolError(f"option SeeAll: expected true or false, got '{value}'")
             self.see_all = value == "true"
             return
+        if option.name in ("Level", "Elo"):
+            low, high = (0, levels.most_levels()) if option.name == "Level" else ELO_RANGE
+            allowed = f"an integer in {low}..{high}"
+            number = int(parse_number(value, int, f"option {option.name}", allowed))
+            if not low <= number <= high:
+                raise ProtocolError(f"option {option.name}: {shown(value)} is out of range; expected {allowed}")
+            if option.name == "Level":
+                self.level = number
+            else:
+                self.elo = number
+            return
+        if option.name == "LimitStrength":
+            if value not in ("true", "false"):
+                raise ProtocolError(f"option LimitStrength: expected true or false, got '{value}'")
+            self.limit_strength = value == "true"
+            return
         if option.name == "Plugin":
             try:
                 self.plugin = None if value in ("", "<empty>") else plugins.load(value)
@@ -346,10 +371,14 @@ class Engine:
         """OpponentModel=adaptive: another seat's decision, as this seat saw it, for the model."""
         assert self.game is not None
         mover = before.current_player
-        if self.params.opponent_model != "adaptive" or self.ugi or mover < 0 or mover == self.seat or seen.strip() == "?":
+        try:
+            params = self._search_options()
+        except OptionError:  # a level this game does not have: go will say so; the move is not lost
+            params = self.params
+        if params.opponent_model != "adaptive" or self.ugi or mover < 0 or mover == self.seat or seen.strip() == "?":
             return
         if self.opponents is None:
-            self.opponents = OpponentModel.for_seat(before, self.seat, self.params, seed=self.params.seed)
+            self.opponents = OpponentModel.for_seat(before, self.seat, params, seed=params.seed)
         self.opponents.observe(before if self.sees_all else before.view(self.seat), mover, seen)
 
     def _cmd_go(self, args: list[str]) -> None:
@@ -370,15 +399,17 @@ class Engine:
         if self.ugi and "depth" in args:
             raise ProtocolError("go depth: a Monte Carlo search has no depth; use nodes <n>, movetime <ms> or the clock")
         assert self.game is not None
+        level = self._level()
+        options = self._search_options(level)
         if self.sees_all and self.position_is_true:
-            params = self.params.with_(algorithm="uct")
-        elif self.params.algorithm == "uct" and not self.game.perfect_information:
+            params = options.with_(algorithm="uct")
+        elif options.algorithm == "uct" and not self.game.perfect_information:
             raise ProtocolError(
                 "go: Algorithm uct searches the full state as if every hand were known, but this engine has only "
                 "its seat's view; choose so_ismcts, mo_ismcts or pimc, or setoption name SeeAll value true and send position state"
             )
         else:
-            params = self.params
+            params = options
         numbers: dict[str, int] = {}
         until_stopped = False
         i = 0
@@ -402,11 +433,35 @@ class Engine:
         if movetime is None and f"s{self.seat}time" in numbers:
             movetime = clock_budget(numbers[f"s{self.seat}time"], numbers.get(f"s{self.seat}inc", 0), numbers.get("movestogo"))
         if "iterations" in numbers or movetime is not None:  # the line's budget replaces the options'
+            iterations = numbers.get("iterations", 0)
+            if level is not None:  # a level's budget is part of its strength: the line may only shorten it
+                iterations = min(iterations or params.iterations, params.iterations) if params.iterations else iterations
             try:
-                params = params.with_(iterations=numbers.get("iterations", 0), time_ms=float(movetime or 0))
+                params = params.with_(iterations=iterations, time_ms=float(movetime or 0))
             except OptionError as err:  # e.g. iterations 0 and no time
                 raise ProtocolError(f"go: {err}") from None
+        if level is not None:
+            rating = f"rating {level.rating}" if level.rating else "not yet calibrated"
+            self.write(f"info string level {level.name}: {level.summary}; {rating}")
         return params, until_stopped
+
+    def _level(self) -> levels.Level | None:
+        """The level the options ask for in this game (LimitStrength with Elo first, else
+        Level), or None; raises OptionError when the game has no such level."""
+        assert self.game is not None
+        players = self.game.num_players
+        if self.limit_strength:
+            return levels.nearest(self.game.name, players, self.elo)
+        return levels.level(self.game.name, players, self.level) if self.level else None
+
+    def _search_options(self, level: levels.Level | None = None) -> SearchParams:
+        """What the engine searches with: the search options, or under a level the level's
+        settings with the options that change no decision (Seed, Threads, Hash)."""
+        level = level or (self._level() if self.game is not None else None)
+        if level is None:
+            return self.params
+        kept = {name: getattr(self.params, name) for name in LEVEL_KEEPS}
+        return level.search_params.with_(**kept)
 
     def _run_search(self, state: State, params: SearchParams, until_stopped: bool, opponent_shares: list[float] | None = None) -> None:
         """The search thread. It ends in exactly one ``bestmove``, or in one error line when
@@ -534,6 +589,7 @@ class Engine:
 
 
 COMMANDS = sorted(name[5:] for name in dir(Engine) if name.startswith("_cmd_"))
+LEVEL_KEEPS = ("seed", "threads", "memory_mb")  # the search options a level leaves as set
 GO_NUMBERS = ("iterations", "movetime", "movestogo")
 UGI_GO_WORDS = {"p1time": "s0time", "p2time": "s1time", "p1inc": "s0inc", "p2inc": "s1inc", "nodes": "iterations"}
 CLOCK_FIELD = re.compile(r"s([0-9]+)(time|inc)")
