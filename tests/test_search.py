@@ -162,6 +162,53 @@ def test_final_move_rule(algorithm):
     assert max(st.mean_reward for st in by_mean.stats) == next(st.mean_reward for st in by_mean.stats if st.action == by_mean.action)
 
 
+# -- the final-move policy's temperature (csrc/search/move_choice.h) ---------------------------
+
+
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+def test_temperature_zero_plays_the_final_rule_whatever_the_visit_share(algorithm):
+    s = midgame_state(2, seed=8)
+    plain = s.search(SearchParams(algorithm=algorithm, iterations=600, seed=3))
+    other = s.search(SearchParams(algorithm=algorithm, iterations=600, seed=3, temperature=0, temperature_visits=0.9))
+    assert (other.action, other.stats) == (plain.action, plain.stats)
+
+
+def test_a_temperature_draws_among_the_well_visited_moves_and_more_often_away_from_the_best():
+    """Each search plays a move with at least temperature_visits of the most visited one's
+    visits; over seeds a temperature plays several moves, and a higher one leaves the most
+    visited move more often."""
+    s = midgame_state(2, seed=8)
+    view = s.view(s.current_player).state()
+    away = {}
+    for temperature in (0.02, 0.5):
+        played = []
+        for seed in range(24):
+            result = view.search(SearchParams(iterations=800, seed=seed, temperature=temperature, temperature_visits=0.2))
+            chosen = next(st for st in result.stats if st.action == result.action)
+            assert chosen.visits >= 0.2 * result.stats[0].visits
+            played.append(result.action != result.stats[0].action)
+            again = view.search(SearchParams(iterations=800, seed=seed, temperature=temperature, temperature_visits=0.2))
+            assert again.action == result.action  # every draw flows from the seed
+        away[temperature] = sum(played)
+    assert 0 < away[0.5] and away[0.02] < away[0.5], away
+
+
+def test_a_temperature_still_plays_a_proven_win():
+    for seed in range(10):
+        result = win_state().search(SearchParams(iterations=300, seed=seed, temperature=1, temperature_visits=0))
+        assert result.action == WIN_FIELD
+
+
+def test_a_temperature_never_plays_a_move_proven_lost_while_another_is_not():
+    from test_search_enhancements import PARANOID_POSITION
+
+    s = kibitz.Game("yucata", players=4, layout="random").state_from_notation(PARANOID_POSITION)
+    for seed in range(10):
+        result = s.search(SearchParams(algorithm="uct", iterations=3000, seed=seed, backup="paranoid", temperature=1, temperature_visits=0))
+        lost = {st.action for st in result.stats if st.proof == "loss"}
+        assert len(lost) == 3 and result.action not in lost
+
+
 @pytest.mark.parametrize("algorithm", ALGORITHMS)
 @pytest.mark.parametrize("threads", [1, 2])
 def test_seeded_searches_are_reproducible(algorithm, threads):

@@ -129,6 +129,8 @@ class SearchParams:
     determinizations: int = _declared("determinizations")
     threads: int = _declared("threads")
     final: str = _declared("final")
+    temperature: float = _declared("temperature")
+    temperature_visits: float = _declared("temperature_visits")
     seed: int = _declared("seed")
     solve_stones: int = _declared("solve_stones")
     solver: int = _declared("solver")

@@ -522,6 +522,7 @@ class Tournament:
     schedule: str = "round-robin"
     sprt: SPRT | None = None
     backend: Backend = LOCAL
+    anchor: str | None = None  # the player at 0 on the Elo scale (MatchPlan)
 
     def __post_init__(self) -> None:
         # what an engine's go line takes (docs/protocol.md §5), so that no engine refuses it
@@ -534,8 +535,9 @@ class Tournament:
             raise OptionError(f"concurrency must be 1..{MAX_CONCURRENCY}, got {self.concurrency}")
         self.entrants = [player(p) for p in self.players]  # a bad spec fails before any game starts
         self.sees_everything = [isinstance(p, Participant) and getattr(p.make(0), "sees_everything", False) for p in self.entrants]
+        labels = [p.label for p in self.entrants]
         self.schedule_plan = MatchPlan(
-            self.game, [p.label for p in self.entrants], self.games, self.seed, duplicate=self.duplicate, schedule=self.schedule
+            self.game, labels, self.games, self.seed, duplicate=self.duplicate, schedule=self.schedule, anchor=self.anchor
         )
         self.labels = self.schedule_plan.labels
 
