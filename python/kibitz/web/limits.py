@@ -15,7 +15,8 @@ from typing import Any
 
 from kibitz.bots import PLUGIN_KEY, SearchBot, make_bot, parse_spec
 from kibitz.errors import OptionError, shown
-from kibitz.game import ascii_text
+from kibitz.game import Game, ascii_text
+from kibitz.levels import LevelBot
 
 SPEC_LIMIT = 200  # characters of a bot spec
 
@@ -67,10 +68,12 @@ def flag(name: str) -> str:
     return "--" + name.replace("_", "-")
 
 
-def check_bot_spec(spec: object, limits: Limits, what: str = "bot") -> str:
+def check_bot_spec(spec: object, limits: Limits, what: str = "bot", game: Game | None = None) -> str:
     """``spec`` stripped, if the operator's limits allow it; raises LimitError (or OptionError
     for a spec that does not read) naming what is beyond which limit. Plug-ins are refused
-    before anything is loaded."""
+    before anything is loaded. A difficulty level (``level=<n>``) is a search whose settings
+    depend on the game: it is checked as the level of ``game`` (an OptionError when the game
+    has no such level, a LimitError without a game)."""
     if not isinstance(spec, str):
         raise OptionError(f"{what}: a bot spec is text, got {shown(spec)}")
     spec = ascii_text(spec, f"{what} spec", OptionError).strip()
@@ -80,6 +83,10 @@ def check_bot_spec(spec: object, limits: Limits, what: str = "bot") -> str:
     if PLUGIN_KEY in options:
         raise LimitError(f"{what} {shown(spec, 60)}: this server loads no plug-ins named in a bot spec")
     bot = make_bot(spec)
+    if isinstance(bot, LevelBot):
+        if game is None:
+            raise LimitError(f"{what} {shown(spec, 60)}: a difficulty level is a search of one game; it cannot serve here")
+        bot = bot.resolve(game.new_initial_state(0))
     if not isinstance(bot, SearchBot):
         return spec  # the heuristic bots answer at once
     if bot.plugin is not None:
