@@ -199,14 +199,23 @@ def test_a_temperature_still_plays_a_proven_win():
         assert result.action == WIN_FIELD
 
 
-def test_a_temperature_never_plays_a_move_proven_lost_while_another_is_not():
-    from test_search_enhancements import PARANOID_POSITION
+# Two-player Yucata', seat 1 to move: at 3,000 iterations the search proves card 3 lost in most
+# seeds (visited about as often as the favourite) and no other card.
+ONE_LOSING_CARD = (
+    "yucata players=2 layout=PPDPPPDPPDPPPDPPPDPPDPPPDPPDPPPDPP start=0 turn=17 to_move=1 pos=26,25 hands=1234Q,1345SQ "
+    "pale=9,7 dark=3,3 red=- prev=S eff=S moved=3 q=effective tiebreak=shared"
+)
 
-    s = kibitz.Game("yucata", players=4, layout="random").state_from_notation(PARANOID_POSITION)
+
+def test_a_temperature_never_plays_a_move_proven_lost_while_another_is_not():
+    s = kibitz.Game("yucata", players=2).state_from_notation(ONE_LOSING_CARD)
+    tested = 0
     for seed in range(10):
-        result = s.search(SearchParams(algorithm="uct", iterations=3000, seed=seed, backup="paranoid", temperature=1, temperature_visits=0))
+        result = s.search(SearchParams(algorithm="uct", iterations=3000, seed=seed, solve_stones=0, temperature=1, temperature_visits=0))
         lost = {st.action for st in result.stats if st.proof == "loss"}
-        assert len(lost) == 3 and result.action not in lost
+        assert lost <= {s.parse_move("3")} and result.action not in lost
+        tested += bool(lost)
+    assert tested >= 7
 
 
 @pytest.mark.parametrize("algorithm", ALGORITHMS)
