@@ -298,7 +298,7 @@ def _check_set(bot: str, params: dict[str, Any]) -> None:
         _greedy(f"parameter set of {bot}", {k: str(v) for k, v in params.items()}, 0)
     else:
         if PLUGIN_KEY in params:
-            plugins.load(params[PLUGIN_KEY])
+            plugins.load_allowed(params[PLUGIN_KEY])
         SearchParams.from_options({k: v for k, v in params.items() if k != PLUGIN_KEY})
 
 
@@ -341,7 +341,9 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
     ``preset=<name>`` loads a parameter set (:func:`parameter_set`) under the spec's other
     options: ``ismcts:preset=tuned-2p,threads=2``. ``plugin=<module>`` plugs a compiled
     rollout policy / leaf evaluator into the search (:mod:`kibitz.plugins`):
-    ``ismcts:plugin=kibitz.plugins.just4fun_colours,eval_depth=4``."""
+    ``ismcts:plugin=kibitz.plugins.just4fun_colours,eval_depth=4``; only an allowed module
+    (:func:`kibitz.plugins.load_allowed`: the shipped examples, the ``kibitz.plugins`` entry
+    points, :func:`kibitz.plugins.allow`), since a spec may come from a GUI or a browser."""
     name, options = parse_spec(spec)
     known_presets = presets()
     base_name = known_presets[name]["bot"] if name in known_presets else name
@@ -367,7 +369,7 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
             options = _under(parameter_set(options.pop("preset"))["params"], options)
         if name in known_presets:
             options = _under(known_presets[name].get("params", {}), options)
-        plugin = plugins.load(options.pop(PLUGIN_KEY)) if PLUGIN_KEY in options else None  # a preset may name one too
+        plugin = plugins.load_allowed(options.pop(PLUGIN_KEY)) if PLUGIN_KEY in options else None  # a preset may name one too
         params = SearchParams.from_options(options, algorithm=ALGORITHM_NAMES[base_name], seed=seed)
     except OptionError as err:
         raise OptionError(f"bot {shown(spec.strip(), SPEC_CHARS)}: {err}") from None

@@ -35,7 +35,7 @@ from typing import Any, cast
 
 from rich.console import Console
 
-from kibitz import __version__
+from kibitz import __version__, plugins
 from kibitz.bots import ALGORITHM_NAMES, Bot, make_bot, parameter_sets, presets
 from kibitz.errors import IllegalMoveError, NotationError, OptionError, UnknownGameError
 from kibitz.game import CHANCE, Game, State, View, games
@@ -83,6 +83,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     try:
         with _warnings_as_lines():
+            plugins.allow(*getattr(args, "allow_plugin", []))
             code = int(args.run(args))
             sys.stdout.flush()  # a closed pipe shows here, not as a traceback at exit
             return code
@@ -234,6 +235,8 @@ def _parser() -> argparse.ArgumentParser:
 
     engine = commands.add_parser("engine", help="run the text-protocol engine on stdin/stdout (docs/protocol.md)")
     engine.set_defaults(run=_engine)
+    for taking_specs in (play, match, referee, tune_parser, engine):
+        taking_specs.add_argument(plugins.ALLOW_FLAG, action="append", default=[], metavar="MODULE", help=plugins.ALLOW_HELP)
     return parser
 
 

@@ -8,6 +8,7 @@ background thread, so ``stop``, ``isready`` and ``quit`` are answered while it r
 
 from __future__ import annotations
 
+import argparse
 import io
 import re
 import sys
@@ -56,7 +57,8 @@ class EngineOption:
         return f"option name {self.name} type {self.kind} default {self.default}" + (f" {self.extra}" if self.extra else "")
 
 
-# Plugin: a compiled rollout policy / leaf evaluator by module name (kibitz.plugins.load); <empty> for none.
+# Plugin: a compiled rollout policy / leaf evaluator by module name, allowed ones only
+# (kibitz.plugins.load_allowed; --allow-plugin MODULE allows more); <empty> for none.
 OPTIONS = [
     *(EngineOption.of(p) for p in PARAMETERS if p.option),
     EngineOption("SeeAll", "check", "false"),
@@ -219,7 +221,7 @@ class Engine:
             return
         if option.name == "Plugin":
             try:
-                self.plugin = None if value in ("", "<empty>") else plugins.load(value)
+                self.plugin = None if value in ("", "<empty>") else plugins.load_allowed(value)
             except OptionError as err:
                 raise ProtocolError(f"option Plugin: {err}") from None
             return
@@ -618,6 +620,14 @@ def run(stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> int:
     return 0
 
 
-def main() -> int:
-    """The ``kibitz-engine`` console script."""
+def main(argv: list[str] | None = None) -> int:
+    """The ``kibitz-engine`` console script: ``kibitz-engine [--allow-plugin MODULE ...]``."""
+    parser = argparse.ArgumentParser(prog="kibitz-engine", description="The kibitz text-protocol engine on stdin/stdout (docs/protocol.md).")
+    parser.add_argument(plugins.ALLOW_FLAG, action="append", default=[], metavar="MODULE", help=plugins.ALLOW_HELP)
+    args = parser.parse_args(argv)
+    try:
+        plugins.allow(*args.allow_plugin)
+    except OptionError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
     return run()
