@@ -203,6 +203,10 @@ class StateImpl final : public AnyState {
     if constexpr (SimultaneousGame<S>) {
       if (observer == chooser) return action;
       return s_.observe_choice(observer, chooser, action);
+      require_choosing(chooser);
+      const auto legal = legal_actions_for(chooser);
+      if (std::find(legal.begin(), legal.end(), action) == legal.end())
+        throw IllegalMoveError("illegal choice " + action_name(action) + " for seat " + std::to_string(chooser) + " in " + S::kName + "; legal: " + listing(legal));
     }
     throw std::invalid_argument(std::string(S::kName) + " has no simultaneous nodes");
   }
@@ -212,7 +216,11 @@ class StateImpl final : public AnyState {
   std::vector<double> ranks() const override { return per_player(&S::ranks); }
   int team(int seat) const override { return s_.team(check_seat(seat)); }
   std::uint64_t info_key(int seat) const override { return s_.info_key(check_seat(seat)); }
-  Action observe(int seat, Action action) const override { return s_.observe(check_seat(seat), action); }
+  Action observe(int seat, Action action) const override {
+    check_seat(seat);
+    require_legal(action);
+    return s_.observe(seat, action);
+  }
 
   std::unique_ptr<AnyState> determinize(int seat, std::uint64_t seed) const override {
     Rng rng(seed);
@@ -220,7 +228,9 @@ class StateImpl final : public AnyState {
   }
 
   std::string observation_string(int seat, Action action) const override {
-    if constexpr (HasObservationText<S>) return s_.observation_string(check_seat(seat), action);
+    check_seat(seat);
+    require_legal(action);
+    if constexpr (HasObservationText<S>) return s_.observation_string(seat, action);
     const Action seen = s_.observe(check_seat(seat), action);
     return seen == kUnobserved ? "?" : s_.action_to_string(seen);
   }
@@ -406,6 +416,17 @@ class StateImpl final : public AnyState {
     check_seat(seat);
     const auto seats = choosing_seats();
     if (seats.empty()) throw std::invalid_argument("not a simultaneous node");
+  // What is seen of an action is asked of an action that can be played here (a decision or a
+  // chance outcome); IllegalMoveError otherwise, as apply would say.
+  void require_legal(Action action) const {
+    if (s_.current_player() == kSimultaneousPlayer)
+      throw IllegalMoveError(std::string("seats ") + seat_list(choosing_seats()) + " choose at once here (a simultaneous node of " + S::kName +
+                             "): what is seen of a choice is observe_choice's");
+    const auto legal = legal_actions();
+    if (std::find(legal.begin(), legal.end(), action) == legal.end())
+      throw IllegalMoveError(std::string(s_.is_terminal() ? "the game is over: nothing is played after " : "not playable here: ") + action_name(action) +
+                             (legal.empty() ? "" : "; playable: " + listing(legal)));
+  }
     if (std::find(seats.begin(), seats.end(), seat) == seats.end())
       throw std::invalid_argument("seat " + std::to_string(seat) + " does not choose here; the choosing seats are " + seat_list(seats));
   }

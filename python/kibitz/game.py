@@ -26,6 +26,7 @@ import numpy.typing as npt
 from kibitz import _core, plugins
 from kibitz.errors import IllegalMoveError, NotationError, OptionError, UnknownGameError, shown
 
+from kibitz.params import SearchParams
 CHANCE: int = _core.CHANCE
 TERMINAL: int = _core.TERMINAL
 SIMULTANEOUS: int = _core.SIMULTANEOUS
@@ -582,7 +583,7 @@ class State:
     # -- search -----------------------------------------------------------------------------
     def search(
         self,
-        params: Any,
+        params: SearchParams | Mapping[str, Any],
         stop: StopFlag | None = None,
         progress: SearchProgress | None = None,
         until_stopped: bool = False,
@@ -590,8 +591,9 @@ class State:
         plugin: Any = None,
         opponent_shares: Sequence[float] | None = None,
     ) -> SearchResult:
-        """Searches the decision of ``seat`` (default: the seat to move) with ``params`` (a
-        SearchParams). At a simultaneous node ``seat`` is required: one of the choosing seats,
+        """Searches the decision of ``seat`` (default: the seat to move) with ``params``: a
+        :class:`SearchParams`, or a mapping that :meth:`SearchParams.from_options` reads
+        (``{"iterations": 1000, "c": 0.7}``); anything else is a TypeError. At a simultaneous node ``seat`` is required: one of the choosing seats,
         whose choice is searched with every other choosing seat choosing at the same time
         (``params.simultaneous``; docs/architecture.md §4).
 
@@ -608,6 +610,10 @@ class State:
         if self.is_simultaneous():
             seats = self.choosing_seats()
             if seat not in seats:
+        if isinstance(params, Mapping):
+            params = SearchParams.from_options(params)
+        elif not isinstance(params, SearchParams):
+            raise TypeError(f"search: params must be a kibitz.SearchParams or a mapping of search parameters such as {{'iterations': 1000}}, got {type(params).__name__}")
                 raise IllegalMoveError(f"seats {_seats_text(seats)} choose at once here: search one of them (seat=...), got {shown(seat)}")
         elif self._s.current_player < 0:
             raise IllegalMoveError("search needs a seat to move; this state is terminal or a chance node")
