@@ -9,6 +9,7 @@
 
 #include "core/game.h"
 #include "core/tensor.h"
+#include "core/text.h"
 #include "search/mcts.h"
 #include "search/solver.h"
 
@@ -54,6 +55,7 @@ class AnyState {
   virtual Action parse_action(const std::string& text) const = 0;
   virtual std::string to_string() const = 0;
   virtual std::string view_string(int seat) const = 0;
+  virtual int notation_version() const = 0;  // the version of the notations this build writes
   virtual std::string render(int seat) const = 0;  // -1: every hand
   virtual bool equals(const AnyState& other) const = 0;
 
@@ -201,12 +203,12 @@ class StateImpl final : public AnyState {
   Action observe_choice(int observer, int chooser, Action action) const override {
     check_seat(observer), check_seat(chooser);
     if constexpr (SimultaneousGame<S>) {
-      if (observer == chooser) return action;
-      return s_.observe_choice(observer, chooser, action);
       require_choosing(chooser);
       const auto legal = legal_actions_for(chooser);
       if (std::find(legal.begin(), legal.end(), action) == legal.end())
         throw IllegalMoveError("illegal choice " + action_name(action) + " for seat " + std::to_string(chooser) + " in " + S::kName + "; legal: " + listing(legal));
+      if (observer == chooser) return action;
+      return s_.observe_choice(observer, chooser, action);
     }
     throw std::invalid_argument(std::string(S::kName) + " has no simultaneous nodes");
   }
@@ -285,8 +287,10 @@ class StateImpl final : public AnyState {
 
   std::string action_to_string(Action action) const override { return s_.action_to_string(action); }
   Action parse_action(const std::string& text) const override { return s_.parse_action(text); }
-  std::string to_string() const override { return s_.to_string(); }
-  std::string view_string(int seat) const override { return s_.view_string(check_seat(seat)); }
+  // The notations carry the game's version (text::with_version); the game's own writer does not.
+  std::string to_string() const override { return text::with_version(s_.to_string(), text::notation_version<S>()); }
+  std::string view_string(int seat) const override { return text::with_version(s_.view_string(check_seat(seat)), text::notation_version<S>()); }
+  int notation_version() const override { return text::notation_version<S>(); }
   std::string render(int seat) const override { return s_.render(seat < 0 ? -1 : check_seat(seat)); }
   bool equals(const AnyState& other) const override {
     const auto* o = dynamic_cast<const StateImpl*>(&other);
@@ -412,10 +416,6 @@ class StateImpl final : public AnyState {
       throw std::invalid_argument("a simultaneous node: seats " + seat_list(choosing_seats()) + " choose at once; ask for one seat's choice");
     if (s_.current_player() < 0) throw std::invalid_argument("not a decision node: the game is over or chance is to act");
   }
-  void require_choosing(int seat) const {
-    check_seat(seat);
-    const auto seats = choosing_seats();
-    if (seats.empty()) throw std::invalid_argument("not a simultaneous node");
   // What is seen of an action is asked of an action that can be played here (a decision or a
   // chance outcome); IllegalMoveError otherwise, as apply would say.
   void require_legal(Action action) const {
@@ -427,6 +427,10 @@ class StateImpl final : public AnyState {
       throw IllegalMoveError(std::string(s_.is_terminal() ? "the game is over: nothing is played after " : "not playable here: ") + action_name(action) +
                              (legal.empty() ? "" : "; playable: " + listing(legal)));
   }
+  void require_choosing(int seat) const {
+    check_seat(seat);
+    const auto seats = choosing_seats();
+    if (seats.empty()) throw std::invalid_argument("not a simultaneous node");
     if (std::find(seats.begin(), seats.end(), seat) == seats.end())
       throw std::invalid_argument("seat " + std::to_string(seat) + " does not choose here; the choosing seats are " + seat_list(seats));
   }
@@ -555,6 +559,7 @@ struct GameInfo {
   int max_actions = 0;
   int max_chance_outcomes = 0;
   bool chance = true;  // some nodes are chance nodes (false: all randomness is in the setup seed)
+  int notation_version = 1;  // set by registry(): the notation version this build writes and the newest it reads
 };
 
 const std::vector<GameInfo>& registry();

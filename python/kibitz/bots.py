@@ -193,6 +193,11 @@ SPEC_CHARS = 80  # a longer spec is cut in error messages
 ALGORITHM_NAMES = {"uct": "uct", "pimc": "pimc", "ismcts": "so_ismcts", "so_ismcts": "so_ismcts", "mo_ismcts": "mo_ismcts"}
 
 
+PRESETS_FORMAT = 1
+"""The format of a presets file (``bots/default.json``): ``{"format": 1, "<name>": {"bot": ...,
+"params": {...}}, ...}``; a file without ``format`` is format 1 (docs/formats.md)."""
+
+
 def presets() -> dict[str, dict[str, Any]]:
     """Named bot presets shipped in ``bots/`` (name -> {"bot": ..., "params": {...}})."""
     found: dict[str, dict[str, Any]] = {}
@@ -200,8 +205,33 @@ def presets() -> dict[str, dict[str, Any]]:
     if folder.is_dir():
         for entry in folder.iterdir():
             if entry.name.endswith(".json"):
-                found.update(json.loads(entry.read_text()))
+                found.update(read_presets(entry))
     return found
+
+
+def read_presets(entry: Traversable | Path) -> dict[str, dict[str, Any]]:
+    """The presets of one presets file (see :data:`PRESETS_FORMAT`); raises OptionError naming
+    the file for one that does not read, or that is of a format newer than this kibitz reads."""
+    try:
+        data = json.loads(entry.read_text())
+    except (OSError, ValueError) as err:
+        raise OptionError(f"presets file {entry}: {err}") from None
+    if not isinstance(data, dict):
+        raise OptionError(f"presets file {entry}: expected a JSON object of named presets")
+    version = data.pop("format", 1)
+    _check_format(f"presets file {entry}", version, PRESETS_FORMAT)
+    bad = next((name for name, preset in data.items() if not isinstance(preset, dict) or not isinstance(preset.get("bot"), str)), None)
+    if bad is not None:
+        raise OptionError(f"presets file {entry}: preset {bad!r} is not an object with a bot name")
+    return data
+
+
+def _check_format(label: str, version: Any, newest: int) -> None:
+    """Refuses a file format this kibitz does not read, naming the format it needs."""
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        raise OptionError(f"{label}: format {shown(version)} is not a format number")
+    if version > newest:
+        raise OptionError(f"{label}: format {version} is newer than this kibitz reads (formats 1..{newest}); reading it needs a kibitz that reads format {version}")
 
 
 PARAMETER_SET_FORMAT = 1
@@ -239,8 +269,9 @@ def _read_set(entry: Traversable) -> dict[str, Any]:
         data = json.loads(entry.read_text())
     except (OSError, ValueError) as err:
         raise OptionError(f"parameter set {entry}: {err}") from None
-    if not isinstance(data, dict) or data.get("format") != PARAMETER_SET_FORMAT or not isinstance(data.get("params"), dict):
-        raise OptionError(f"parameter set {entry}: not a parameter set of format {PARAMETER_SET_FORMAT}")
+    if not isinstance(data, dict) or "format" not in data or not isinstance(data.get("params"), dict):
+        raise OptionError(f"parameter set {entry}: not a parameter set (an object with format, bot and params)")
+    _check_format(f"parameter set {entry}", data["format"], PARAMETER_SET_FORMAT)
     return data
 
 
