@@ -155,7 +155,7 @@ def test_the_setup_chance_node_refuses_an_outcome_that_is_not_a_deal(name: str) 
             state.apply_action(outcome)
         assert state.is_chance_node() and str(state) == "setup"  # nothing dealt
     state.apply_action(1023)
-    assert not str(state) == "setup"
+    assert str(state) != "setup"
 
 
 def test_apply_actions_names_the_count_it_expects() -> None:
