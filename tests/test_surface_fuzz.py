@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import kibitz
@@ -43,6 +43,7 @@ urls = st.one_of(st.lists(st.sampled_from(URL_PIECES), max_size=7).map("".join),
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(urls)
+@example("++://")  # SQLAlchemy's dialect loader raised a ValueError for it
 def test_any_storage_url_is_checked_or_refused_with_an_option_error(url: str) -> None:
     pytest.importorskip("optuna", reason="kibitz tune's storage is Optuna's (pip install 'kibitz[tune]')")
     from kibitz.tune import check_storage

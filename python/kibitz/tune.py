@@ -407,7 +407,7 @@ def check_storage(url: str) -> None:
     label = f"storage {shown(parsed.render_as_string(hide_password=True), STORAGE_CHARS)}"  # no password in messages
     try:
         dialect = parsed.get_dialect()
-    except NoSuchModuleError:
+    except (NoSuchModuleError, ValueError):  # a scheme such as '++' fails inside SQLAlchemy's loader with a ValueError
         raise OptionError(f"{label}: unknown database scheme {parsed.drivername!r}; use sqlite, postgresql, mysql or another SQLAlchemy dialect") from None
     try:
         dialect.import_dbapi()
@@ -415,6 +415,8 @@ def check_storage(url: str) -> None:
         module = (getattr(err, "name", None) or parsed.get_driver_name()).split(".")[0]
         package = DRIVER_PACKAGES.get(module, module)
         raise OptionError(f"{label}: the database driver {module!r} for {parsed.get_backend_name()} is not installed: pip install '{package}'") from None
+    except Exception as err:  # a driver that is installed but broken
+        raise OptionError(f"{label}: the database driver for {parsed.get_backend_name()} does not load ({type(err).__name__}: {err})") from None
     if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
         path = Path(parsed.database)
         folder = path.parent.resolve()
