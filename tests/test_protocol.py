@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import kibitz
-from fuzz_protocol import HUGE_NUMBERS, NON_ASCII, handle_checked, usable
+from fuzz_protocol import HUGE_NUMBERS, NAME_PIECES, NON_ASCII, handle_checked, usable
 from test_search import BLOCKED_POSITION
 from kibitz import SearchParams
 from kibitz.bots import SearchBot
@@ -284,18 +284,20 @@ SEED_LINES = [
     "d",
     "query turn",
     "perft 1",
+    "setoption name Plugin value kibitz.plugins.just4fun_colours:choose",
 ]
 
 
 def mutated_line():
     words = st.sampled_from(
-        [*COMMANDS, "name", "value", "players", "seat", "view", "state", "iterations", "movetime", "Iterations", "Seed"]
+        [*COMMANDS, "name", "value", "players", "seat", "view", "state", "iterations", "movetime", "Iterations", "Seed", "Plugin", "..", "/"]
         + ["2", "0", "x", "=", "?7", *HUGE_NUMBERS, *NON_ASCII]
     )
     random_line = st.lists(words, min_size=0, max_size=6).map(" ".join)
     text = st.text(alphabet=st.one_of(st.characters(min_codepoint=32, max_codepoint=126), st.sampled_from(NON_ASCII)), max_size=40)
     edited = st.tuples(st.sampled_from(SEED_LINES), st.integers(0, 400), text).map(lambda t: t[0][: t[1]] + t[2] + t[0][t[1] :])
-    return st.one_of(random_line, text, edited)
+    plugin = st.lists(st.sampled_from(NAME_PIECES), min_size=1, max_size=5).map(lambda pieces: "setoption name Plugin value " + "".join(pieces))
+    return st.one_of(random_line, text, edited, plugin)
 
 
 @settings(max_examples=200, deadline=None)

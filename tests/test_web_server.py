@@ -23,6 +23,7 @@ from starlette.websockets import WebSocketDisconnect
 
 import kibitz
 from kibitz.cli import main
+from kibitz.errors import OptionError
 from kibitz.match import replay
 from kibitz.records import GameRecord
 from kibitz.web import create_app
@@ -210,7 +211,7 @@ def test_the_games_with_their_options_and_seat_menus(client: TestClient) -> None
     assert {"layout", "start", "q", "tiebreak"} <= {o["name"] for o in games["yucata"]["options"]}
     specs = [b["spec"] for b in games["yak"]["bots"]]
     assert {"random", "greedy", "expert", "ismcts:preset=yak/strong"} <= set(specs)
-    assert info["limits"]["maxIterations"] == FAST.max_iterations and info["limits"]["plugins"] is False
+    assert info["limits"]["maxIterations"] == FAST.max_iterations and "kibitz.plugins.yak" in info["limits"]["plugins"] and "os" not in info["limits"]["plugins"]
 
 
 def test_the_seat_menu_offers_the_difficulty_levels_for_their_player_counts(client: TestClient) -> None:
@@ -265,7 +266,7 @@ def test_the_seat_menu_leaves_out_bots_beyond_the_limits() -> None:
         ('{"game": "yucata", "seats": [{"kind": "person"}, {"kind": "bot", "spec": "ismcts:threads=64"}]}', "--max-threads"),
         ('{"game": "yucata", "seats": [{"kind": "person"}, {"kind": "bot", "spec": "ismcts:memory_mb=50000"}]}', "--max-memory-mb"),
         ('{"game": "yucata", "seats": [{"kind": "person"}, {"kind": "bot", "spec": "ismcts:iterations=0"}]}', "time_ms"),
-        ('{"game": "yucata", "seats": [{"kind": "person"}, {"kind": "bot", "spec": "ismcts:plugin=os"}]}', "plug-ins"),
+        ('{"game": "yucata", "seats": [{"kind": "person"}, {"kind": "bot", "spec": "ismcts:plugin=os"}]}', "plug-in 'os' is not allowed"),
         ('{"game": "yucata", "seats": [{"kind": "person"}, {"kind": "bot", "spec": "ismcts:c=\\u00e9"}]}', "non-ASCII"),
         ('{"game": "yucata", "seats": [{"kind": "person"}, {"kind": "bot", "spec": "random"}], "seed": 1e400}', "seed"),
         ('{"game": "yucata", "seats": [{"kind": "person"}, {"kind": "bot", "spec": "random"}], "seed": 99999999999999999999999999}', "seed"),
@@ -698,9 +699,13 @@ def test_bot_specs_within_the_limits() -> None:
     limits = Limits(max_iterations=1000, max_threads=1, hint_bot="ismcts:iterations=100")
     assert check_bot_spec(" greedy ", limits) == "greedy"
     assert check_bot_spec("ismcts:iterations=1000", limits) == "ismcts:iterations=1000"
-    for spec, named in [("ismcts", "iterations=10000"), ("ismcts:iterations=500,threads=2", "threads=2"), ("ismcts:plugin=kibitz.plugins.yak", "plug-ins")]:
+    for spec, named in [("ismcts", "iterations=10000"), ("ismcts:iterations=500,threads=2", "threads=2")]:
         with pytest.raises(LimitError, match=named):
             check_bot_spec(spec, limits)
+    # plug-ins: the shipped examples load, any module not allowed is refused before it is imported
+    assert check_bot_spec("ismcts:iterations=100,plugin=kibitz.plugins.yak", limits) == "ismcts:iterations=100,plugin=kibitz.plugins.yak"
+    with pytest.raises(OptionError, match="plug-in 'os' is not allowed.*--allow-plugin"):
+        check_bot_spec("ismcts:iterations=100,plugin=os", limits)
     with pytest.raises(LimitError, match="iterations=20000"):  # the top level, the strong preset
         check_bot_spec(kibitz.levels.levels("yucata", 2)[-1].spec, limits, game=kibitz.Game("yucata", players=2))
     with pytest.raises(LimitError, match="a difficulty level is a search of one game"):

@@ -165,6 +165,9 @@ class GameInfo:
     def name(self) -> str:
         ...
     @property
+    def notation_version(self) -> int:
+        ...
+    @property
     def options(self) -> list[tuple[str, str]]:
         ...
     @property

@@ -232,6 +232,11 @@ SPEC_CHARS = 80  # a longer spec is cut in error messages
 ALGORITHM_NAMES = {"uct": "uct", "pimc": "pimc", "ismcts": "so_ismcts", "so_ismcts": "so_ismcts", "mo_ismcts": "mo_ismcts"}
 
 
+PRESETS_FORMAT = 1
+"""The format of a presets file (``bots/default.json``): ``{"format": 1, "<name>": {"bot": ...,
+"params": {...}}, ...}``; a file without ``format`` is format 1 (docs/formats.md)."""
+
+
 def presets() -> dict[str, dict[str, Any]]:
     """Named bot presets shipped in ``bots/`` (name -> {"bot": ..., "params": {...}})."""
     found: dict[str, dict[str, Any]] = {}
@@ -239,8 +244,33 @@ def presets() -> dict[str, dict[str, Any]]:
     if folder.is_dir():
         for entry in folder.iterdir():
             if entry.name.endswith(".json"):
-                found.update(json.loads(entry.read_text()))
+                found.update(read_presets(entry))
     return found
+
+
+def read_presets(entry: Traversable | Path) -> dict[str, dict[str, Any]]:
+    """The presets of one presets file (see :data:`PRESETS_FORMAT`); raises OptionError naming
+    the file for one that does not read, or that is of a format newer than this kibitz reads."""
+    try:
+        data = json.loads(entry.read_text())
+    except (OSError, ValueError) as err:
+        raise OptionError(f"presets file {entry}: {err}") from None
+    if not isinstance(data, dict):
+        raise OptionError(f"presets file {entry}: expected a JSON object of named presets")
+    version = data.pop("format", 1)
+    _check_format(f"presets file {entry}", version, PRESETS_FORMAT)
+    bad = next((name for name, preset in data.items() if not isinstance(preset, dict) or not isinstance(preset.get("bot"), str)), None)
+    if bad is not None:
+        raise OptionError(f"presets file {entry}: preset {bad!r} is not an object with a bot name")
+    return data
+
+
+def _check_format(label: str, version: Any, newest: int) -> None:
+    """Refuses a file format this kibitz does not read, naming the format it needs."""
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        raise OptionError(f"{label}: format {shown(version)} is not a format number")
+    if version > newest:
+        raise OptionError(f"{label}: format {version} is newer than this kibitz reads (formats 1..{newest}); reading it needs a kibitz that reads format {version}")
 
 
 PARAMETER_SET_FORMAT = 1
@@ -280,8 +310,9 @@ def _read_set(entry: Traversable) -> dict[str, Any]:
         data = json.loads(entry.read_text())
     except (OSError, ValueError) as err:
         raise OptionError(f"parameter set {entry}: {err}") from None
-    if not isinstance(data, dict) or data.get("format") != PARAMETER_SET_FORMAT or not isinstance(data.get("params"), dict):
-        raise OptionError(f"parameter set {entry}: not a parameter set of format {PARAMETER_SET_FORMAT}")
+    if not isinstance(data, dict) or "format" not in data or not isinstance(data.get("params"), dict):
+        raise OptionError(f"parameter set {entry}: not a parameter set (an object with format, bot and params)")
+    _check_format(f"parameter set {entry}", data["format"], PARAMETER_SET_FORMAT)
     return data
 
 
@@ -341,7 +372,7 @@ def _check_set(bot: str, params: dict[str, Any]) -> None:
         _greedy(f"parameter set of {bot}", {k: str(v) for k, v in params.items()}, 0)
     else:
         if PLUGIN_KEY in params:
-            plugins.load(params[PLUGIN_KEY])
+            plugins.load_allowed(params[PLUGIN_KEY])
         SearchParams.from_options({k: v for k, v in params.items() if k != PLUGIN_KEY})
 
 
@@ -387,10 +418,12 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
     ``preset=<name>`` loads a parameter set (:func:`parameter_set`) under the spec's other
     options: ``ismcts:preset=tuned-2p,threads=2``. ``plugin=<module>`` plugs a compiled
     rollout policy / leaf evaluator into the search (:mod:`kibitz.plugins`):
-    ``ismcts:plugin=kibitz.plugins.just4fun_colours,eval_depth=4``. ``level=<n>`` plays a
-    difficulty level of the game the bot is given (:mod:`kibitz.levels`): alone
-    (``level=3``) with the level's own search, in a search spec (``ismcts:level=3``) with that
-    search, the spec's other options over the level's settings."""
+    ``ismcts:plugin=kibitz.plugins.just4fun_colours,eval_depth=4``; only an allowed module
+    (:func:`kibitz.plugins.load_allowed`: the shipped examples, the ``kibitz.plugins`` entry
+    points, :func:`kibitz.plugins.allow`), since a spec may come from a GUI or a browser.
+    ``level=<n>`` plays a difficulty level of the game the bot is given (:mod:`kibitz.levels`):
+    alone (``level=3``) with the level's own search, in a search spec (``ismcts:level=3``) with
+    that search, the spec's other options over the level's settings."""
     name, options = parse_spec(spec)
     known_presets = presets()
     base_name = known_presets[name]["bot"] if name in known_presets else name
@@ -418,7 +451,7 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
             options = options_over(parameter_set(options.pop("preset"))["params"], options)
         if name in known_presets:
             options = options_over(known_presets[name].get("params", {}), options)
-        plugin = plugins.load(options.pop(PLUGIN_KEY)) if PLUGIN_KEY in options else None  # a preset may name one too
+        plugin = plugins.load_allowed(options.pop(PLUGIN_KEY)) if PLUGIN_KEY in options else None  # a preset may name one too
         params = SearchParams.from_options(options, algorithm=ALGORITHM_NAMES[base_name], seed=seed)
     except OptionError as err:
         raise OptionError(f"bot {shown(spec.strip(), SPEC_CHARS)}: {err}") from None

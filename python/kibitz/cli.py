@@ -38,7 +38,7 @@ from typing import Any, cast
 
 from rich.console import Console
 
-from kibitz import __version__, levels
+from kibitz import __version__, levels, plugins
 from kibitz.bots import ALGORITHM_NAMES, LEVEL_KEY, Bot, make_bot, parameter_sets, presets
 from kibitz.errors import IllegalMoveError, NotationError, OptionError, UnknownGameError
 from kibitz.game import CHANCE, Game, State, View, games
@@ -88,6 +88,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     try:
         with _warnings_as_lines():
+            plugins.allow(*getattr(args, "allow_plugin", []))
             code = int(args.run(args))
             sys.stdout.flush()  # a closed pipe shows here, not as a traceback at exit
             return code
@@ -256,6 +257,8 @@ def _parser() -> argparse.ArgumentParser:
             help=f"{item.metadata['help']} (default {item.default})",
         )
     serve.set_defaults(run=serve_command)
+    for taking_specs in (play, match, referee, tune_parser, engine, serve):
+        taking_specs.add_argument(plugins.ALLOW_FLAG, action="append", default=[], metavar="MODULE", help=plugins.ALLOW_HELP)
     return parser
 
 

@@ -23,7 +23,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from kibitz.bots import ALGORITHM_NAMES, LEVEL_KEY, LEVELS_FILE, SearchBot, bot_folders, options_over
+from kibitz import plugins
+from kibitz.bots import ALGORITHM_NAMES, LEVEL_KEY, LEVELS_FILE, PLUGIN_KEY, SearchBot, bot_folders, options_over
 from kibitz.errors import OptionError, shown
 from kibitz.game import Game, Move, SearchResult, State, View
 from kibitz.params import SearchParams, parse_number
@@ -178,7 +179,7 @@ class LevelBot:
         self.level: Level | None = None
         self.bot: SearchBot | None = None
         # a bad option fails here, not in a game
-        SearchParams.from_options({k: v for k, v in self.options.items() if k != "plugin"})
+        SearchParams.from_options({k: v for k, v in self.options.items() if k != PLUGIN_KEY})
 
     def __repr__(self) -> str:
         return f"LevelBot({self.name!r}, seed={self.seed}{', ' + repr(self.bot) if self.bot else ''})"
@@ -193,7 +194,7 @@ class LevelBot:
             state = position if isinstance(position, State) else position.state()
             self.level = level(state.game_name, state.num_players, self.number)
             options = options_over(self.level.params, self.options)
-            plugin = options.pop("plugin", None)
+            plugin = plugins.load_allowed(options.pop(PLUGIN_KEY)) if PLUGIN_KEY in options else None  # allowed ones only, as make_bot
             algorithm = ALGORITHM_NAMES[self.algorithm or self.level.bot]
             try:
                 params = SearchParams.from_options(options, algorithm=algorithm, seed=self.seed)

@@ -19,10 +19,12 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import importlib.util
 import logging
 import math
 import multiprocessing
 import os
+import socket
 import statistics
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -37,6 +39,7 @@ from rich.console import Console
 from rich.progress import MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table
 
+from kibitz import plugins
 from kibitz.bots import Bot, SearchBot, make_bot, parse_spec
 from kibitz.errors import IllegalMoveError, NotationError, OptionError
 from kibitz.game import CHANCE, SIMULTANEOUS, Game, Move, State
@@ -1014,9 +1017,10 @@ class Backend:
     @contextmanager
     def games(self, play: Callable[[Any], GameRecord], jobs: Sequence[Any]) -> Iterator[Iterator[GameRecord]]:
         """Runs ``play(job)`` for every job as Ray tasks (``play`` is sent once, with what it
-        refers to); gives the records in order of completion and cancels what is left on exit."""
+        refers to, and the plug-ins :func:`kibitz.plugins.allow` allowed here are allowed there
+        too); gives the records in order of completion and cancels what is left on exit."""
         ray = self._ray()
-        remote = ray.remote(play)
+        remote = ray.remote(_allowing(plugins.allowed_by_hand(), play))
         pending = [remote.remote(job) for job in jobs]
 
         def finished() -> Iterator[GameRecord]:
@@ -1032,13 +1036,60 @@ class Backend:
                 ray.cancel(ref)
 
     def _ray(self) -> Any:
+        """Ray, joined to the cluster: an OptionError naming what is wrong when Ray is missing or
+        does not import, when a ``ray://`` address lacks Ray Client, or when the cluster cannot be
+        reached."""
         try:
             import ray
-        except ModuleNotFoundError:
+        except ModuleNotFoundError as err:
+            if err.name not in (None, "ray"):  # Ray is there, but something it needs is not
+                raise OptionError(f"the ray backend: Ray does not import, it needs the module {err.name!r} ({err}); reinstall it: pip install 'kibitz[ray]'") from None
             raise OptionError("the ray backend needs Ray: pip install 'kibitz[ray]'") from None
+        except Exception as err:  # an install that is broken: a failed import must not end in a traceback
+            raise OptionError(f"the ray backend: Ray is installed but does not import ({type(err).__name__}: {err}); reinstall it: pip install 'kibitz[ray]'") from None
+        if self.address is not None:
+            _check_ray_address(self.address)
         if not ray.is_initialized():
-            ray.init(address=self.address, include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR)
+            try:
+                ray.init(address=self.address, include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR)
+            except Exception as err:
+                where = f"the Ray cluster at {self.address!r}" if self.address else "a local Ray instance"
+                raise OptionError(f"the ray backend cannot start or join {where}: {type(err).__name__}: {err}") from None
         return ray
+
+
+RAY_CLIENT_PREFIX = "ray://"
+RAY_CONNECT_S = 5.0  # how long the backend waits for a cluster's port to answer
+
+
+def _check_ray_address(address: str) -> None:
+    """Refuses, with an OptionError saying why, a Ray address that cannot work: ``ray://``
+    without Ray Client (``ray[client]``), or a ``host:port`` that does not accept a connection
+    within :data:`RAY_CONNECT_S` (Ray itself would retry for minutes). ``auto`` and addresses
+    without a port are left to Ray."""
+    if address.startswith(RAY_CLIENT_PREFIX) and importlib.util.find_spec("grpc") is None:  # what ray[client] adds to Ray
+        raise OptionError(f"--address {address}: a ray:// address needs Ray Client: pip install 'ray[client]'")
+    host, colon, port = address.removeprefix(RAY_CLIENT_PREFIX).rpartition(":")
+    if not colon or not port.isdigit():
+        return
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=RAY_CONNECT_S).close()
+    except (OSError, ValueError, OverflowError) as err:
+        reason = err.strerror if isinstance(err, OSError) and err.strerror else str(err) or type(err).__name__
+        raise OptionError(
+            f"--address {address}: the Ray cluster cannot be reached ({reason}); start one there with `ray start --head`, "
+            "or leave out --address to start Ray on this machine"
+        ) from None
+
+
+def _allowing(modules: list[str], play: Callable[[Any], GameRecord]) -> Callable[[Any], GameRecord]:
+    """``play``, allowing the plug-in ``modules`` first (in a Ray worker, which has its own allow-list)."""
+
+    def allowed_play(job: Any) -> GameRecord:
+        plugins.allow(*modules)
+        return play(job)
+
+    return allowed_play
 
 
 LOCAL = Backend()

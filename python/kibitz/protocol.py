@@ -8,6 +8,7 @@ background thread, so ``stop``, ``isready`` and ``quit`` are answered while it r
 
 from __future__ import annotations
 
+import argparse
 import io
 import re
 import sys
@@ -59,7 +60,8 @@ class EngineOption:
 
 # Every option: the search parameters that have one, then the engine's own settings, each applied
 # by its Engine method (an option is one row here and, for an engine setting, one _set_ method).
-# Plugin: a compiled rollout policy / leaf evaluator by module name (kibitz.plugins.load); <empty> for none.
+# Plugin: a compiled rollout policy / leaf evaluator by module name, allowed ones only
+# (kibitz.plugins.load_allowed; --allow-plugin MODULE allows more); <empty> for none.
 # Level: play that difficulty level of the game (kibitz.levels; 0: off); LimitStrength with Elo: the
 # level whose rating is nearest to Elo (UCI's UCI_LimitStrength and UCI_Elo), before Level.
 ELO_RANGE = levels.rating_range()
@@ -249,7 +251,7 @@ class Engine:
 
     def _set_plugin(self, option: EngineOption, value: str) -> None:
         try:
-            self.plugin = None if value in ("", "<empty>") else plugins.load(value)
+            self.plugin = None if value in ("", "<empty>") else plugins.load_allowed(value)
         except OptionError as err:
             raise ProtocolError(f"option Plugin: {err}") from None
 
@@ -679,6 +681,14 @@ def run(stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> int:
     return 0
 
 
-def main() -> int:
-    """The ``kibitz-engine`` console script."""
+def main(argv: list[str] | None = None) -> int:
+    """The ``kibitz-engine`` console script: ``kibitz-engine [--allow-plugin MODULE ...]``."""
+    parser = argparse.ArgumentParser(prog="kibitz-engine", description="The kibitz text-protocol engine on stdin/stdout (docs/protocol.md).")
+    parser.add_argument(plugins.ALLOW_FLAG, action="append", default=[], metavar="MODULE", help=plugins.ALLOW_HELP)
+    args = parser.parse_args(argv)
+    try:
+        plugins.allow(*args.allow_plugin)
+    except OptionError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
     return run()

@@ -27,6 +27,7 @@ from __future__ import annotations
 import queue
 import re
 import shlex
+import signal
 import subprocess
 import tempfile
 import threading
@@ -269,7 +270,7 @@ class EngineSeat:
             self._process.stdin.write(line + "\n")
             self._process.stdin.flush()
         except OSError:
-            raise SeatFault(self._death()) from None
+            raise SeatFault(self._death("input")) from None
 
     def _until(self, done: Callable[[str], bool], seconds: float, waiting_for: str) -> list[str]:
         """Lines up to the one ``done`` accepts, within ``seconds``; any error line, unknown
@@ -282,7 +283,7 @@ class EngineSeat:
             except queue.Empty:
                 raise SeatFault(f"no {waiting_for} within {seconds * 1000:.0f} ms") from None
             if line is None:
-                raise SeatFault(self._death())
+                raise SeatFault(self._death("output"))
             line = line.strip()
             if not line:
                 continue
@@ -297,17 +298,28 @@ class EngineSeat:
             if done(line):
                 return seen
 
-    def _death(self) -> str:
+    def _death(self, broken: str) -> str:
+        """What happened to an engine whose ``broken`` pipe failed: ``"output"`` (its stdout
+        ended) or ``"input"`` (writing to its stdin failed). It exited with a code (a crash unless
+        the code is 0), or it still runs with that pipe closed."""
         assert self._process is not None
         try:
             code = self._process.wait(timeout=2)
         except subprocess.TimeoutExpired:
-            return "stopped reading its input"
+            return "closed its output (the process still runs)" if broken == "output" else "stopped reading its input (the process still runs)"
         last = ""
         if self._stderr is not None:
             self._stderr.seek(0)
             lines = self._stderr.read().strip().splitlines()
             last = f"; last stderr line: {lines[-1][:200]!r}" if lines else ""
+        if code == 0:
+            return f"exited (exit code 0) before the game was over{last}"
+        if code < 0:
+            try:
+                name = signal.Signals(-code).name
+            except ValueError:
+                name = f"signal {-code}"
+            return f"crashed (exit code {code}: killed by {name}){last}"
         return f"crashed (exit code {code}){last}"
 
     # -- games -----------------------------------------------------------------------------

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from kibitz import plugins
 from kibitz.bots import parameter_sets, presets
 from kibitz.errors import OptionError, shown
 from kibitz.experts import GAME_MODULES
@@ -97,7 +98,7 @@ def game_list(limits: Limits, views: set[str], styles: set[str]) -> dict[str, An
             "maxTimeMs": limits.max_time_ms,
             "maxThreads": limits.max_threads,
             "maxMemoryMb": limits.max_memory_mb,
-            "plugins": False,
+            "plugins": plugins.allowed(),
             "hintBot": limits.hint_bot,
         },
     }
