@@ -163,7 +163,7 @@ def split_name(name: str) -> tuple[str, str | None]:
     """A plug-in name as its module and its part (``"kibitz.plugins.yak:choose"`` ->
     ``("kibitz.plugins.yak", "choose")``; no part: None), checked before anything is imported:
     raises OptionError for text that is not a module name (a leading dot, a slash, ``..``,
-    spaces, anything but dotted Python identifiers)."""
+    spaces, anything but dotted Python identifiers) or a part other than those of :data:`PARTS`."""
     if not isinstance(name, str):
         raise OptionError(f"plug-in name: expected text, got {shown(name)}")
     module, colon, part = name.rpartition(":") if ":" in name else (name, "", "")
@@ -172,6 +172,8 @@ def split_name(name: str) -> tuple[str, str | None]:
             f"plug-in {shown(name, NAME_CHARS)}: not a module name; a plug-in is named by its module, Python identifiers "
             "joined by dots (kibitz.plugins.yak, my_package.my_policy), optionally with :choose or :evaluate"
         )
+    if colon and part not in PARTS:
+        raise OptionError(f"plug-in {shown(name, NAME_CHARS)}: a part is one of {', '.join(PARTS)}, got {shown(part)}")
     return module, part if colon else None
 
 
