@@ -61,7 +61,7 @@ def presets() -> list[str]:
             continue
         data = json.loads(path.read_text())
         specs.append(f"{data['bot']}:preset={path.parent.name}/{path.stem}")
-    specs += sorted(json.loads((ROOT / "bots" / "default.json").read_text()))
+    specs += sorted(name for name in json.loads((ROOT / "bots" / "default.json").read_text()) if name != "format")
     return specs
 
 
