@@ -217,7 +217,8 @@ def test_two_people_at_one_table_through_an_invite_link(server: LiveServer, tmp_
     try:
         host_net, guest_net = Network(host), Network(guest)
         open_table(host, server, "just4fun_colours", ["person", "invite", "greedy"], players=3, seed=5)
-        link = wait(host, lambda: present(host, "[data-testid=invite-1]"), "the invite link")[0].get_attribute("value")
+        # read inside the wait: the seat cards redraw on every update, so a found element can go stale
+        link = wait(host, lambda: present(host, "[data-testid=invite-1]")[0].get_attribute("value"), "the invite link")
         assert "ticket=" in link
         guest.get(link)
         wait(guest, lambda: present(guest, "[data-testid=seat-card-1]") and "(you)" in text(guest, "[data-testid=seat-card-1]"), "the guest's seat")
