@@ -40,10 +40,12 @@ from web_hidden import check_frames, leaks, secrets
 # Records what the page's workers send it, as the WebSocket frames are recorded for kibitz serve.
 RECORD_WORKERS = """
 window.__frames = [];
+window.__workers = [];
 const PageWorker = window.Worker;
 window.Worker = class extends PageWorker {
   constructor(...args) {
     super(...args);
+    window.__workers.push(this);
     this.addEventListener("message", (event) => window.__frames.push(JSON.stringify(event.data)));
   }
 };
@@ -237,6 +239,15 @@ def test_undo_hint_resign_and_the_replay_in_the_page(driver: Any, site: StaticSi
     driver.find_element(*by("[data-testid=hint]")).click()
     suggestion = wait(driver, lambda: text(driver, "[data-testid=suggestion]"), "the hint")
     assert suggestion in json.loads(frames(driver)[-1])["views"][0]["legal"]
+    # bad messages to the worker: each a clear error, and the table unchanged
+    for message, named in [({"kind": "move", "seat": 0, "move": "zz9"}, "zz9"), ({"kind": "move", "seat": 1, "move": "a1"}, "does not play seat 1"),
+                           ({"kind": "move", "seat": "0"}, "'seat' must be a seat number"), ({"kind": "fly"}, "unknown message kind"),
+                           ({"kind": "rematch"}, "once this game is over")]:
+        count = len(frames(driver))
+        driver.execute_script("window.__workers[0].postMessage(arguments[0])", message)
+        answer = json.loads(wait(driver, lambda count=count: frames(driver)[count:], f"the answer to {message}")[0])
+        assert answer["kind"] == "error" and named in answer["message"], answer
+    assert log() == start and present(driver, "[data-testid=view] [data-legal]")
     driver.find_element(*by("[data-testid=resign]")).click()
     driver.switch_to.alert.accept()
     wait(driver, lambda: over(driver), "the end after resigning")
@@ -244,6 +255,13 @@ def test_undo_hint_resign_and_the_replay_in_the_page(driver: Any, site: StaticSi
     record = record_of(driver)
     assert record.adjudication is not None and record.adjudication["reason"] == "resigned"
     replay(record)
+    # the rematch: a new table with the seats rotated by one; back to the finished one for its replay
+    table = driver.current_url
+    driver.find_element(*by("[data-testid=rematch]")).click()
+    wait(driver, lambda: driver.current_url != table and text(driver, "[data-testid=seat-card-1]").startswith("You"), "the rematch")
+    assert text(driver, "[data-testid=seat-card-0]").startswith("greedy")
+    driver.back()
+    wait(driver, lambda: over(driver), "the finished table again")
     driver.find_element(*by("[data-testid=replay]")).click()
     wait(driver, lambda: text(driver, "[data-testid=replay-step]").startswith("0 /"), "the replay")
     steps = int(text(driver, "[data-testid=replay-step]").split("/")[1])

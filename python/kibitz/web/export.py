@@ -38,7 +38,7 @@ DEBIAN_NODE_MODULES = Path("/usr/share/nodejs")  # where Debian's emscripten fin
 MARK = 'data-kibitz="static"'
 # No host serves this folder's headers for it: the page names its own policy (nothing from other hosts).
 CSP = (
-    "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; connect-src 'self'; img-src 'self' data: blob:; "
+    "default-src 'self'; worker-src 'self'; connect-src 'self'; img-src 'self' data: blob:; "
     "style-src 'self' 'unsafe-inline'; base-uri 'none'; form-action 'none'"
 )
 

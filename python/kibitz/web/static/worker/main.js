@@ -9,9 +9,9 @@
 // progress is sent once, when it ends; "stop" cannot cut a search short (its budget does).
 
 import { load } from "../wasm/kibitz.mjs";
-import { makeBot, resolveSpec, SpecError } from "./bots.js";
+import { makeBot, resolveSpec } from "./bots.js";
 import { deriveSeed, freshSeed } from "./seeds.js";
-import { Table, TableError, buildModel, deciders, entryOf, jointEntries } from "./table.js";
+import { Table, buildModel, deciders, entryOf, jointEntries } from "./table.js";
 
 const TOP_MOVES = 5;
 const SEAT_KINDS = ["person", "bot"];
@@ -340,8 +340,8 @@ async function receive(data) {
       current.handle(data);
     }
   } catch (error) {
-    if (!(error instanceof Refused || error instanceof TableError || error instanceof SpecError || error.name?.endsWith("Error"))) throw error;
-    post({ kind: "error", message: error.message });
+    // a refused message (Refused, TableError, SpecError) or the engine's error: said to the page, nothing changed
+    post({ kind: "error", message: error?.message ?? String(error) });
   }
 }
 
