@@ -37,6 +37,7 @@ from test_web_browser import by, click_legal, open_table, over, present, text, w
 from web_browser import STATIC, browser_paths, need, net_log_requests, new_driver
 from web_hidden import check_frames, leaks, secrets
 
+ROOT = Path(__file__).resolve().parents[1]
 # Records what the page's workers send it, as the WebSocket frames are recorded for kibitz serve.
 RECORD_WORKERS = """
 window.__frames = [];
@@ -323,15 +324,29 @@ def test_the_static_lobby_resolves_the_menu_to_what_the_engine_in_the_page_plays
     assert lobby["limits"]["hintSearch"]["iterations"] == 3000 and lobby["limits"]["movePauseMs"] == Limits().move_pause_ms
 
 
+def test_export_builds_kibitz_wasm_in_a_checkout(wasm_dist: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without --wasm, in a checkout (here: a package installed from it, run in it), the export
+    builds the WebAssembly target there (up to date: nothing to do) and copies it."""
+    monkeypatch.setattr(web_export, "SOURCE", tmp_path)  # as if installed with pip install .
+    monkeypatch.chdir(ROOT)
+    assert main(["web", "export", str(tmp_path / "site")]) == 0
+    assert (tmp_path / "site" / "static" / "wasm" / "kibitz.wasm").read_bytes() == (wasm_dist / "kibitz.wasm").read_bytes()
+    page = (tmp_path / "site" / "index.html").read_text()
+    assert 'data-kibitz="static"' in page and 'src="static/app.js"' in page and "content-security-policy" in page
+    assert main(["web", "export", str(tmp_path / "site"), "--wasm", str(wasm_dist)]) == 0  # over an earlier export
+
+
 def test_export_says_what_is_missing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     empty = tmp_path / "not-built"
     empty.mkdir()
     assert main(["web", "export", str(tmp_path / "out"), "--wasm", str(empty)]) == 2
     assert "not a built kibitz.mjs folder (no kibitz.mjs, kibitz.wasm, presets/index.json)" in capsys.readouterr().err
+    monkeypatch.setattr(web_export, "SOURCE", ROOT)
     monkeypatch.setattr(web_export, "missing_tools", lambda: ["emcc", "emcmake"])
     assert main(["web", "export", str(tmp_path / "out")]) == 2
     assert "building kibitz.wasm needs emcc, emcmake on PATH" in capsys.readouterr().err and not (tmp_path / "out").exists()
-    monkeypatch.setattr(web_export, "SOURCE", tmp_path)  # an installed package: no source tree
+    monkeypatch.setattr(web_export, "SOURCE", tmp_path)  # an installed package, run outside a checkout
+    monkeypatch.chdir(tmp_path)
     with pytest.raises(web_export.ExportError, match="pass --wasm build/wasm/kibitz"):
         web_export.find_wasm()
     (tmp_path / "mine.txt").write_text("keep me")

@@ -10,8 +10,8 @@ them, each bot of the menu resolved to what the engine in the page plays (a diff
 a parameter set as its search parameters). The worker (``static/worker/``) plays the table.
 
 kibitz.wasm is not in the Python package: ``export`` takes a built one (``wasm``), or builds it
-from the kibitz source tree this package runs from (an editable install or a checkout) with
-Emscripten (emcmake), CMake and Node, and says what is missing otherwise.
+from the kibitz source tree (:func:`source_tree`) with Emscripten (emcmake), CMake and Node, and
+says what is missing otherwise.
 """
 
 from __future__ import annotations
@@ -76,8 +76,10 @@ def build_wasm(source: Path, build_dir: Path, jobs: int = 2) -> Path:
 
 
 def source_tree() -> Path | None:
-    """The kibitz source tree this package runs from (it has the WebAssembly target), or None."""
-    return SOURCE if (SOURCE / "csrc" / "wasm" / "CMakeLists.txt").is_file() else None
+    """The kibitz source tree with the WebAssembly target: the one this package runs from (an
+    editable install), else the current directory if it is one (a checkout where kibitz was
+    installed with ``pip install .``); None without either."""
+    return next((root for root in (SOURCE, Path.cwd()) if (root / "csrc" / "wasm" / "CMakeLists.txt").is_file()), None)
 
 
 def find_wasm(wasm: Path | None = None, build_dir: Path | None = None) -> Path:
@@ -91,8 +93,9 @@ def find_wasm(wasm: Path | None = None, build_dir: Path | None = None) -> Path:
     source = source_tree()
     if source is None:
         raise ExportError(
-            "kibitz.wasm is not part of the installed package and this kibitz has no source tree to build it from: build it from a "
-            "kibitz checkout (emcmake cmake -S . -B build/wasm && cmake --build build/wasm, docs/wasm.md) and pass --wasm build/wasm/kibitz"
+            "kibitz.wasm is not part of the installed package, and neither this kibitz nor the current directory is a source tree to "
+            "build it from: run this in a kibitz checkout, or build it there (emcmake cmake -S . -B build/wasm && cmake --build "
+            "build/wasm, docs/wasm.md) and pass --wasm build/wasm/kibitz"
         )
     missing = missing_tools()
     if missing:
