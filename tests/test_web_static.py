@@ -280,6 +280,12 @@ def test_a_bot_the_page_cannot_play_is_refused_by_name(driver: Any, site: Static
           seats: [{kind: "person"}, {kind: "bot", spec: "expert"}]})).then(done, (error) => done(error.message));"""
     )
     assert "expert needs the Python package" in answer
+    answer = driver.execute_async_script(
+        """const done = arguments[arguments.length - 1];
+        import("./static/transport.js").then(({ call }) => call("create", {game: "yucata", options: {players: "2"},
+          seats: [{kind: "person", name: "x".repeat(30)}, {kind: "bot", spec: "greedy"}]})).then(done, (error) => done(error.message));"""
+    )
+    assert "seat 0: a name is up to 24 printable characters" in answer
     assert not present(driver, "[data-testid=seat-1] option[value=invite]")  # no invite links without a server
 
 

@@ -185,12 +185,13 @@ async function create(data) {
   const seats = [];
   for (const [i, item] of requested.entries()) {
     if (item === null || typeof item !== "object" || !SEAT_KINDS.includes(item.kind)) throw new Refused(`seat ${i}: expected {kind: ${SEAT_KINDS.join(" | ")}, name, spec}`);
-    const name = typeof item.name === "string" ? item.name.trim().slice(0, NAME_CHARS) : "";
+    const name = item.name ?? "";
+    if (typeof name !== "string" || name.length > NAME_CHARS || /[\p{C}]/u.test(name)) throw new Refused(`seat ${i}: a name is up to ${NAME_CHARS} printable characters, got ${JSON.stringify(name)}`);
     if (item.kind === "bot") {
       const spec = String(item.spec ?? "").trim();
-      seats.push({ kind: "bot", name: name || spec, spec, bot: await resolveSpec(kibitz, spec, game, info.bots, lobby.limits) });
+      seats.push({ kind: "bot", name: name.trim() || spec, spec, bot: await resolveSpec(kibitz, spec, game, info.bots, lobby.limits) });
     } else {
-      seats.push({ kind: "person", name: name || `Player ${i + 1}` });
+      seats.push({ kind: "person", name: name.trim() || `Player ${i + 1}` });
     }
   }
   const seed = readSeed(data.seed);
