@@ -239,7 +239,8 @@ def test_undo_hint_resign_and_the_replay_in_the_page(driver: Any, site: StaticSi
     assert driver.find_element(*by("[data-testid=view]")).get_attribute("innerHTML") == first
     driver.find_element(*by("[data-testid=hint]")).click()
     suggestion = wait(driver, lambda: text(driver, "[data-testid=suggestion]"), "the hint")
-    assert suggestion in json.loads(frames(driver)[-1])["views"][0]["legal"]
+    hinted = wait(driver, lambda: [m for m in map(json.loads, frames(driver)) if m.get("kind") == "table" and m["views"][0]["hint"]], "the hint's table")
+    assert hinted[-1]["views"][0]["hint"] == suggestion and suggestion in hinted[-1]["views"][0]["legal"]
     # bad messages to the worker: each a clear error, and the table unchanged
     for message, named in [({"kind": "move", "seat": 0, "move": "zz9"}, "zz9"), ({"kind": "move", "seat": 1, "move": "a1"}, "does not play seat 1"),
                            ({"kind": "move", "seat": "0"}, "'seat' must be a seat number"), ({"kind": "fly"}, "unknown message kind"),
