@@ -55,7 +55,7 @@ window.Worker = class extends PageWorker {
 
 # A person's clicks, made in the page (a WebDriver round trip a click would make a game take half a
 # minute): a highlighted (data-legal) element of the view drawn at random, one at a time, each once
-# the page has drawn the answer to the one before; the page's HTML kept at each of the person's turns.
+# the page has drawn the answer to the one before; the page's HTML kept before every fourth click.
 PLAY_BY_CLICKING = """
 const [seed, done] = [arguments[0], arguments[arguments.length - 1]];
 let state = seed >>> 0;
@@ -68,7 +68,7 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
     const turn = document.querySelector("[data-testid=turn]")?.textContent ?? "";
     const targets = [...document.querySelectorAll("[data-testid=view] [data-legal]")];
     if (targets.length && /turn|Choose/.test(turn)) {
-      snapshots.push(document.getElementById("screen").innerHTML);
+      if (clicks % 4 === 0) snapshots.push(document.getElementById("screen").innerHTML);
       const drawn = document.querySelector("[data-testid=view]").innerHTML;
       targets[Math.floor(random() * targets.length)].dispatchEvent(new MouseEvent("click", { bubbles: true }));
       clicks += 1;
