@@ -19,8 +19,6 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
-import os
-import shutil
 import subprocess
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -30,39 +28,21 @@ from typing import Any
 import kibitz
 from kibitz.benchmark import signature_of, signature_searches
 from kibitz.bots import ALGORITHM_NAMES, parameter_set
+from kibitz.web.export import build_wasm, missing_tools
+
+__all__ = ["build", "missing_tools"]
 
 ROOT = Path(__file__).resolve().parents[1]
 BUILD_DIR = ROOT / "build" / "wasm"
 RUNNER = Path(__file__).resolve().parent / "wasm_runner.mjs"
-DEBIAN_NODE_MODULES = Path("/usr/share/nodejs")  # where Debian's emscripten finds acorn
 GAMES = {"just4fun_colours": 4, "yucata": 2, "canasta_tiles": 4, "yak": 4}  # the default player counts
 PRESET = "strong"
-
-
-def missing_tools() -> list[str]:
-    """The tools the WebAssembly build and its tests need that are not on PATH."""
-    return [tool for tool in ("emcc", "emcmake", "node", "cmake") if shutil.which(tool) is None]
-
-
-def tool_env() -> dict[str, str]:
-    """The environment for Emscripten: Debian's emscripten runs its JavaScript optimiser with
-    whatever node is on PATH, which finds Debian's node packages (acorn) only on NODE_PATH."""
-    env = dict(os.environ)
-    if DEBIAN_NODE_MODULES.is_dir():
-        env["NODE_PATH"] = os.pathsep.join(p for p in (env.get("NODE_PATH"), str(DEBIAN_NODE_MODULES)) if p)
-    return env
 
 
 def build(build_dir: Path = BUILD_DIR, jobs: int = 2) -> Path:
     """Configures (once) and builds the WebAssembly target; returns the folder of kibitz.mjs.
     Incremental: nothing is rebuilt when the sources are unchanged."""
-    env = tool_env()
-    if not (build_dir / "CMakeCache.txt").exists():
-        subprocess.run(
-            ["emcmake", "cmake", "-S", str(ROOT), "-B", str(build_dir), "-DCMAKE_BUILD_TYPE=Release"], check=True, env=env
-        )
-    subprocess.run(["nice", "cmake", "--build", str(build_dir), "-j", str(jobs)], check=True, env=env)
-    return build_dir / "kibitz"
+    return build_wasm(ROOT, build_dir, jobs)
 
 
 class WasmEngine:

@@ -1,7 +1,8 @@
 """kibitz in WebAssembly (docs/wasm.md): builds the target with emcmake (incrementally: nothing is
 rebuilt when it is current), runs the Node tests of the JavaScript API (tests/js/), and checks that
 kibitz.wasm answers the bench positions exactly as the native engine does. Needs Emscripten, CMake
-and Node on PATH: skipped without them, failed when the environment variable CI is set."""
+and Node on PATH: skipped without them, failed when the environment variable CI is set (the build is
+the session fixture ``wasm_dist`` of tests/conftest.py, shared with tests/test_web_static.py)."""
 
 from __future__ import annotations
 
@@ -30,16 +31,10 @@ def _bench() -> ModuleType:
 bench = _bench()
 
 
-@pytest.fixture(scope="module")
-def dist() -> Path:
-    """The built folder of kibitz.mjs (build/wasm/kibitz/)."""
-    missing = bench.missing_tools()
-    if missing:
-        message = f"the WebAssembly build needs {', '.join(missing)} on PATH (docs/wasm.md)"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
-    return bench.build()
+@pytest.fixture
+def dist(wasm_dist: Path) -> Path:
+    """The built folder of kibitz.mjs (tests/conftest.py builds it once a run)."""
+    return wasm_dist
 
 
 def test_javascript_api(dist: Path) -> None:

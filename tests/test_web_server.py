@@ -139,7 +139,7 @@ def play_out(browser: Browser, rng: random.Random, before_move: Callable[[dict[s
 
 def test_the_page_its_modules_and_the_security_headers(client: TestClient) -> None:
     page = client.get("/")
-    assert page.status_code == 200 and '<script type="module" src="/static/app.js">' in page.text
+    assert page.status_code == 200 and '<script type="module" src="static/app.js">' in page.text
     policy = page.headers["content-security-policy"]
     assert "default-src 'self'" in policy and "connect-src 'self'" in policy
     assert page.headers["x-content-type-options"] == "nosniff"

@@ -72,9 +72,11 @@ def browser_paths() -> tuple[str, str]:
     return chromium, driver
 
 
-def new_driver(width: int = LAPTOP, height: int = 900, network: bool = False, downloads: Path | None = None) -> Any:
+def new_driver(width: int = LAPTOP, height: int = 900, network: bool = False, downloads: Path | None = None, net_log: Path | None = None) -> Any:
     """A headless Chromium. ``network``: log the performance events (:class:`Network` reads
-    them); ``downloads``: save downloads there without asking."""
+    them); ``downloads``: save downloads there without asking; ``net_log``: write Chromium's
+    NetLog there, every request of the browser with its initiator, workers' too (the
+    performance log holds only the page's); :func:`net_log_requests` reads it once the browser quit."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
@@ -84,6 +86,8 @@ def new_driver(width: int = LAPTOP, height: int = 900, network: bool = False, do
     for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", f"--window-size={width},{height}",
                  "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"):
         options.add_argument(flag)
+    if net_log is not None:
+        options.add_argument(f"--log-net-log={net_log}")
     if network:
         options.set_capability("goog:loggingPrefs", {"performance": "ALL", "browser": "ALL"})
     if downloads is not None:
@@ -351,3 +355,17 @@ class Network:
             elif method == "Network.webSocketCreated":
                 self.requests.append(params["url"])
         return self
+
+
+def net_log_requests(path: Path) -> list[tuple[str, str]]:
+    """Every URL request in a NetLog (:func:`new_driver`'s ``net_log``) as (url, initiator):
+    the origin of the page or worker that asked, or "not an origin" for a navigation and for
+    Chromium's own requests (its clock, sign-in and update services)."""
+    text = path.read_text()
+    try:
+        log = json.loads(text)
+    except ValueError:  # the browser did not close the file: its last event is whole
+        log = json.loads(text.rstrip().rstrip(",") + "]}")
+    start = log["constants"]["logEventTypes"]["URL_REQUEST_START_JOB"]
+    return [(e["params"]["url"], e["params"].get("initiator", "")) for e in log["events"] if e["type"] == start and "url" in e.get("params", {})]
+

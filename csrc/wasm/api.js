@@ -371,6 +371,10 @@ export class State {
   applyJoint(joint) {
     this.#call("applyJoint", jointObject(joint));
   }
+  /** The engine's id of `move` here (a record keeps it beside the text); NotationError if it does not read. */
+  actionId(move) {
+    return this.#call("actionId", asciiText(move, "move"));
+  }
   /** A chance outcome drawn with its probability from `seed`. */
   sampleChance(seed) {
     return this.#call("sampleChance", seedText(seed));
@@ -591,7 +595,7 @@ export class KibitzWorker {
 
 /** The State methods a RemoteState offers (the worker answers no others). */
 export const REMOTE_METHODS = [
-  "legalMoves", "legalMovesFor", "chanceOutcomes", "apply", "applyJoint", "sampleChance", "clone", "results", "notation", "render",
+  "legalMoves", "legalMovesFor", "chanceOutcomes", "actionId", "apply", "applyJoint", "sampleChance", "clone", "results", "notation", "render",
   "observationText", "jointObservationText", "afterObservation", "determinize", "search", "greedyMove", "solve", "perft",
 ];
 

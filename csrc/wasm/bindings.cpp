@@ -601,6 +601,14 @@ val equals(std::uint32_t a, std::uint32_t b) {
   return guarded([&] { return val(state(a).equals(state(b))); });
 }
 
+// The engine's id of a move (what records keep beside its text); NotationError if it does not read.
+val action_id(std::uint32_t h, std::string move) {
+  return guarded([&] {
+    const AnyState& s = state(h);
+    return val(parsed(s, move));
+  });
+}
+
 val observation_text(std::uint32_t h, int seat, std::string move) {
   return guarded([&] {
     const AnyState& s = state(h);
@@ -711,6 +719,7 @@ EMSCRIPTEN_BINDINGS(kibitz) {
   emscripten::function("notation", &notation);
   emscripten::function("render", &render);
   emscripten::function("equals", &equals);
+  emscripten::function("actionId", &action_id);
   emscripten::function("observationText", &observation_text);
   emscripten::function("jointObservationText", &joint_observation_text);
   emscripten::function("afterObservation", &after_observation);

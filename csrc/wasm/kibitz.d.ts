@@ -186,6 +186,8 @@ export class State {
   chanceOutcomes(): { move: string; probability: number }[];
   apply(move: string): void;
   applyJoint(joint: Record<number, string>): void;
+  /** The engine's id of a move here (records keep it beside the text). */
+  actionId(move: string): number;
   sampleChance(seed: Seed): string;
   clone(): State;
   results(): Results;
@@ -257,6 +259,7 @@ export class RemoteState {
   legalMoves: Remote<State["legalMoves"]>;
   legalMovesFor: Remote<State["legalMovesFor"]>;
   chanceOutcomes: Remote<State["chanceOutcomes"]>;
+  actionId: Remote<State["actionId"]>;
   apply: Remote<State["apply"]>;
   applyJoint: Remote<State["applyJoint"]>;
   sampleChance: Remote<State["sampleChance"]>;

@@ -14,6 +14,7 @@
     kibitz replay games.jsonl --index 0 --show     check recorded games and show the end
     kibitz bench
     kibitz serve                                   play in the browser: prints the table's URL
+    kibitz web export site/                        the table as a static folder, no server (docs/web.md)
 
 Exit codes: 0 success; 1 a replay that does not verify, an unavailable benchmark or a game
 abandoned at the prompt (``quit`` or the input ended); 2 bad input (unknown game, bad option,
@@ -34,6 +35,7 @@ import sys
 import warnings
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any, cast
 
 from rich.console import Console
@@ -65,7 +67,7 @@ from kibitz.records import GameRecord, read_records
 from kibitz.referee import ENGINE_PREFIX, TimeControl, Tournament
 from kibitz.stats import SPRT
 from kibitz.tune import DEFAULT_STORAGE, METHODS, Trial, TuneResult, tune
-from kibitz.web.limits import Limits
+from kibitz.web.limits import STATIC_LIMITS, Limits
 
 DEFAULT_PLAY_BOTS = ["ismcts:iterations=2000", "ismcts:iterations=2000"]
 HINT_BOT = "ismcts:iterations=5000"  # the suggestion `hint` shows at the human prompt
@@ -250,16 +252,37 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only); another exposes the tables to the network, with a warning")
     serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     serve.add_argument("--open", action="store_true", help="open the page in the default browser")
-    for item in dataclasses.fields(Limits):
-        kind = type(item.default)
-        serve.add_argument(
-            "--" + item.name.replace("_", "-"), type=kind, default=item.default, metavar="SPEC" if kind is str else "N",
-            help=f"{item.metadata['help']} (default {item.default})",
-        )
+    _limit_flags(serve, [item.name for item in dataclasses.fields(Limits)])
     serve.set_defaults(run=serve_command)
+
+    web = commands.add_parser("web", help="the web table without a server (docs/web.md)")
+    web_commands = web.add_subparsers(dest="web_command", metavar="COMMAND", required=True)
+    export = web_commands.add_parser(
+        "export",
+        help="write the web table as a static folder (HTML, JavaScript, WebAssembly) for any static host",
+        description="Writes the web table into DIR as a static folder: serve it with any static host (python -m http.server "
+        "-d DIR) and play the bots in the browser, offline, with no kibitz server (docs/web.md). kibitz.wasm is built with "
+        "Emscripten from this kibitz's source tree, or taken from --wasm.",
+    )
+    export.add_argument("folder", type=Path, metavar="DIR", help="the folder to write (new, empty, or an earlier export)")
+    export.add_argument("--wasm", type=Path, metavar="DIR", help="a built kibitz.mjs folder (build/wasm/kibitz) instead of building one")
+    export.add_argument("--build-dir", type=Path, metavar="DIR", help="where to build kibitz.wasm (default build/wasm of the source tree)")
+    _limit_flags(export, STATIC_LIMITS)
+    export.set_defaults(run=web_export_command)
     for taking_specs in (play, match, referee, tune_parser, engine, serve):
         taking_specs.add_argument(plugins.ALLOW_FLAG, action="append", default=[], metavar="MODULE", help=plugins.ALLOW_HELP)
     return parser
+
+
+def _limit_flags(parser: argparse.ArgumentParser, names: Sequence[str]) -> None:
+    """A flag for each of the web table's limits ``names`` (``max_iterations``: ``--max-iterations``)."""
+    for item in dataclasses.fields(Limits):
+        if item.name in names:
+            kind = type(item.default)
+            parser.add_argument(
+                "--" + item.name.replace("_", "-"), type=kind, default=item.default, metavar="SPEC" if kind is str else "N",
+                help=f"{item.metadata['help']} (default {item.default})",
+            )
 
 
 def serve_command(args: argparse.Namespace) -> int:
@@ -268,6 +291,16 @@ def serve_command(args: argparse.Namespace) -> int:
 
     limits = Limits(**{item.name: getattr(args, item.name) for item in dataclasses.fields(Limits)})
     serve(args.host, args.port, limits, open_browser=args.open)
+    return 0
+
+
+def web_export_command(args: argparse.Namespace) -> int:
+    """``kibitz web export DIR``: the static table."""
+    from kibitz.web.export import export
+
+    limits = Limits(**{name: getattr(args, name) for name in STATIC_LIMITS})
+    index = export(args.folder, args.wasm, args.build_dir, limits)
+    print(f"wrote {index.parent}: serve it with python -m http.server -d {index.parent} and open http://localhost:8000/")
     return 0
 
 

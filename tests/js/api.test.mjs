@@ -274,6 +274,18 @@ test("clone is independent; delete frees a state, which cannot be used afterward
   assert.ok(state.legalMoves().length > 0);
 });
 
+test("actionId: the engine's id of a move, as a search reports it; unreadable text is a NotationError", () => {
+  const state = kibitz.game("yucata", { players: 2 }).newInitialState(3);
+  const moves = state.legalMoves();
+  const ids = moves.map((move) => state.actionId(move));
+  assert.equal(new Set(ids).size, moves.length, "one id per legal move");
+  assert.ok(ids.every(Number.isInteger));
+  const found = state.search({ iterations: 50, seed: 1 });
+  assert.equal(state.actionId(` ${found.move} `), found.action);
+  throws(() => state.actionId("nonsense"), NotationError, /./);
+  throws(() => state.actionId(7), NotationError, /move: expected text/);
+});
+
 test("observations: what a seat sees of a move; the state after it; determinizations", () => {
   const state = kibitz.game("just4fun_colours", { players: 2 }).newInitialState(7);
   state.apply("a1");

@@ -19,6 +19,7 @@ from kibitz.game import Game, ascii_text
 from kibitz.levels import LevelBot
 
 SPEC_LIMIT = 200  # characters of a bot spec
+STATIC_LIMITS = ("max_iterations", "max_time_ms", "hint_bot", "move_pause_ms")  # what bounds a table with no server (kibitz web export)
 
 
 class LimitError(OptionError):

@@ -9,10 +9,11 @@ import { showLobby } from "./lobby.js";
 import { showTable } from "./play.js";
 import { showReplay } from "./replay.js";
 import { html } from "./svg.js";
+import { call } from "./transport.js";
 
 const screen = document.getElementById("screen");
 const messages = document.getElementById("messages");
-let leave = null; // the current screen's clean-up (closes a table's WebSocket)
+let leave = null; // the current screen's clean-up (leaves a table)
 let messageTimer = null;
 
 // Shows `text` at the top of the page (an error unless kind is "info") until closed or replaced.
@@ -36,21 +37,10 @@ export function where(text) {
   document.title = text ? `${text} · kibitz` : "kibitz";
 }
 
-// JSON from the server; throws an Error with the server's message.
-export async function api(path, body = undefined) {
-  const response = await fetch(path, body === undefined ? {} : {
-    method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body),
-  });
-  let data;
-  try { data = await response.json(); } catch { data = { error: `${response.status} ${response.statusText}` }; }
-  if (!response.ok) throw new Error(data.error || `${response.status} ${response.statusText}`);
-  return data;
-}
-
 let games = null;
-// The games, their options and seat menus, and the server's limits (cached).
+// The games, their options and seat menus, and the limits of the server (or of this page) (cached).
 export async function gameInfo() {
-  games ??= await api("/api/games");
+  games ??= await call("games");
   return games;
 }
 

@@ -1,7 +1,8 @@
 // The lobby: choose the game, its options and who sits at each seat, then open the table.
 
-import { api, gameInfo, say, where } from "./app.js";
+import { gameInfo, say, where } from "./app.js";
 import { html } from "./svg.js";
+import { STATIC, call } from "./transport.js";
 
 const CUSTOM = "custom";
 const PERSON = "person";
@@ -63,7 +64,9 @@ function build(form, info) {
     seats,
     html("details", {}, html("summary", {}, "Seed"),
       html("label", {}, html("span", { class: "small muted" }, "Leave empty for a fresh deal. A seed you choose repeats the deal and the bots' play; whoever knows it can work the cards out, so leave it empty against a friend."), seed)),
-    html("p", { class: "small muted" }, `Bots search within this server's limits: at most ${info.limits.maxIterations} iterations or ${info.limits.maxTimeMs / 1000} s a move, ${info.limits.maxThreads} threads.`),
+    html("p", { class: "small muted" }, STATIC
+      ? `The bots search in this page, on your computer (one thread): at most ${info.limits.maxIterations} iterations or ${info.limits.maxTimeMs / 1000} s a move. Nothing leaves this page.`
+      : `Bots search within this server's limits: at most ${info.limits.maxIterations} iterations or ${info.limits.maxTimeMs / 1000} s a move, ${info.limits.maxThreads} threads.`),
     start,
   );
   showGame();
@@ -82,7 +85,7 @@ function build(form, info) {
     sessionStorage.setItem("kibitz.lobby", JSON.stringify({ game: request.game, players: Number(playersSelect.value) }));
     start.disabled = true;
     try {
-      const table = await api("/api/tables", request);
+      const table = await call("create", request);
       location.hash = `table=${encodeURIComponent(table.table)}&ticket=${encodeURIComponent(table.ticket)}`;
     } catch (error) {
       say(error.message);
@@ -101,7 +104,7 @@ function seatRow(bots, seat, chosen) {
   const select = html("select", { "data-testid": `seat-${seat}`, "aria-label": `seat ${seat}` },
     html("optgroup", { label: "People" },
       html("option", { value: PERSON, selected: chosen === PERSON }, "Person at this screen"),
-      html("option", { value: INVITE }, "Person with an invite link")),
+      STATIC ? null : html("option", { value: INVITE }, "Person with an invite link")),
     groups(bots).map(([group, members]) => html("optgroup", { label: group },
       members.map((b) => html("option", { value: b.spec, title: b.summary, selected: b.spec === chosen }, b.label)))),
     html("optgroup", { label: "Other" }, html("option", { value: CUSTOM }, "Bot spec…")));

@@ -1,12 +1,12 @@
 // A table: the seats, the game's view, the buttons (hint, analysis, undo, resign, record,
 // replay, rematch), the analysis panel, the move log and the hot-seat cover. Everything comes
-// from the server over one WebSocket; a click sends a message, and the server answers.
+// from the table through transport.js (the server's WebSocket, or the page's own worker); a
+// click sends a message, and the table answers.
 
 import { say, unsay, where } from "./app.js";
 import { html } from "./svg.js";
+import { connect } from "./transport.js";
 import { drawView, resultText, seatName } from "./view.js";
-
-const RECONNECT_MS = [500, 1000, 2000, 4000];
 
 export function showTable(screen, tableId, ticket) {
   const ui = layout(screen);
@@ -19,33 +19,15 @@ export function showTable(screen, tableId, ticket) {
     waiting: false,     // a move was sent; its answer has not come
     drawn: 0,           // renders asked for: only the latest one draws
   };
-  let socket = null;
-  let closed = false;
-  let attempts = 0;
-
-  function connect() {
-    socket = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
-    socket.addEventListener("open", () => {
-      attempts = 0;
-      socket.send(JSON.stringify({ kind: "join", table: tableId, ticket }));
-    });
-    socket.addEventListener("message", (event) => receive(JSON.parse(event.data)));
-    socket.addEventListener("close", () => {
-      if (closed) return;
-      const wait = RECONNECT_MS[Math.min(attempts++, RECONNECT_MS.length - 1)];
-      say(`The connection to the server was lost; trying again in ${wait / 1000} s…`);
-      setTimeout(() => { if (!closed) connect(); }, wait);
-    });
-  }
+  let connection = null;
 
   function send(message) {
-    if (socket?.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
-    else say("Not connected to the server yet.");
+    connection.send(message);
   }
 
   function receive(message) {
     if (message.kind === "table") {
-      if (attempts === 0 && state.message === null) unsay();
+      if (state.message === null) unsay();
       const moved = (message.views[0]?.log.length ?? 0) !== (state.message?.views[0]?.log.length ?? 0);
       state.message = message;
       state.waiting = false;
@@ -249,8 +231,8 @@ export function showTable(screen, tableId, ticket) {
         entry.seat === null ? `(${entry.text})` : `${seatName(model, entry.seat)}: ${entry.text}`))));
   }
 
-  connect();
-  return () => { closed = true; socket?.close(); };
+  connection = connect(tableId, ticket, receive, (text) => say(text));
+  return () => connection.close();
 }
 
 function layout(screen) {

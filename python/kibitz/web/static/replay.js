@@ -1,9 +1,10 @@
 // The replay view: a record (a file, or the game just finished) stepped forward and back, from
-// any seat's view or with every hand open. The server computes each position (the page has no
-// engine): the browser sends the record's text with the step and the seat it wants.
+// any seat's view or with every hand open. The table's side computes each position (the server,
+// or the page's worker): the page sends the record's text with the step and the seat it wants.
 
-import { api, say, where } from "./app.js";
+import { say, where } from "./app.js";
 import { html } from "./svg.js";
+import { call } from "./transport.js";
 import { drawView, resultText, seatName } from "./view.js";
 
 export function showReplay(screen) {
@@ -66,7 +67,7 @@ export function showReplay(screen) {
       return null;
     }
     try {
-      const answer = await api("/api/replay", { record: state.text, index: state.index, step, seat: state.seat === "open" ? null : Number(state.seat) });
+      const answer = await call("replay", { record: state.text, index: state.index, step, seat: state.seat === "open" ? null : Number(state.seat) });
       if (number !== state.asked) return answer; // a later step was asked for meanwhile
       state.step = answer.step;
       state.steps = answer.steps;

@@ -11,7 +11,7 @@ export async function viewModule(game) {
     if (info?.style && !document.querySelector(`link[data-view="${game}"]`)) {
       const link = document.createElement("link");
       link.rel = "stylesheet";
-      link.href = `/static/games/${game}.css`;
+      link.href = new URL(`./games/${game}.css`, import.meta.url).href;
       link.dataset.view = game;
       document.head.append(link);
     }
