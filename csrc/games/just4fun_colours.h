@@ -133,15 +133,22 @@ constexpr Bitboard lines_holding(Bitboard stones, int d) {
   return any;
 }
 
-// The starts (LineStarts) of the lines in direction d of which `own` holds every field but the
-// `missing`-th: the lines one stone short (§7.1).
+// Bit s of at[k] is set when field s + k * step of direction d (LineStarts) is in `own`.
 template <int kLength>
-constexpr Bitboard short_lines(Bitboard own, int d, int missing) {
+constexpr std::array<Bitboard, kLength> along(Bitboard own, int d) {
+  std::array<Bitboard, kLength> at{};
+  for (int k = 0; k < kLength; ++k) at[k] = own >> (k * LineStarts::kStep[d]);
+  return at;
+}
+
+// The starts of the lines in direction d of which `own` holds every field but the `missing`-th,
+// from along(own, d): the lines one stone short (§7.1).
+template <int kLength>
+constexpr Bitboard short_lines(const std::array<Bitboard, kLength>& at, int d, int missing) {
   const LineStarts& table = kLength == 5 ? kStartsOf5 : kStartsOf4;
-  const int step = LineStarts::kStep[d];
-  Bitboard starts = table.starts[d] & ~(own >> (missing * step));
+  Bitboard starts = table.starts[d] & ~at[missing];
   for (int k = 0; k < kLength; ++k)
-    if (k != missing) starts &= own >> (k * step);
+    if (k != missing) starts &= at[k];
   return starts;
 }
 
@@ -150,8 +157,10 @@ constexpr Bitboard short_lines(Bitboard own, int d, int missing) {
 template <int kLength>
 constexpr Bitboard completing_fields(Bitboard own) {
   Bitboard result = 0;
-  for (int d = 0; d < 4; ++d)
-    for (int missing = 0; missing < kLength; ++missing) result |= short_lines<kLength>(own, d, missing) << (missing * LineStarts::kStep[d]);
+  for (int d = 0; d < 4; ++d) {
+    const auto at = along<kLength>(own, d);
+    for (int missing = 0; missing < kLength; ++missing) result |= short_lines<kLength>(at, d, missing) << (missing * LineStarts::kStep[d]);
+  }
   return result;
 }
 
@@ -162,8 +171,9 @@ constexpr void for_each_short_line(Bitboard own, Visit&& visit) {
     const int step = LineStarts::kStep[d];
     Bitboard shape = 0;  // the line from field 0; shifted by a start, the line from there
     for (int k = 0; k < kLength; ++k) shape |= Bitboard{1} << (k * step);
+    const auto at = along<kLength>(own, d);
     for (int missing = 0; missing < kLength; ++missing)
-      for (Bitboard starts = short_lines<kLength>(own, d, missing); starts; starts &= starts - 1) {
+      for (Bitboard starts = short_lines<kLength>(at, d, missing); starts; starts &= starts - 1) {
         const int start = std::countr_zero(starts);
         visit(shape << start, Bitboard{1} << (start + missing * step));
       }
