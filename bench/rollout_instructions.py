@@ -8,7 +8,9 @@ For each game, from the opening of bench/run.py's figures (seed 1): whole playou
 game's heuristic rollout policy and with uniformly random moves (``heuristic_playouts`` and
 ``random_playouts``, the same seed), and SO-ISMCTS iterations with either rollout. Only the
 C++ call is counted (callgrind's --toggle-collect), not the interpreter around it. Each line
-gives instructions per playout or iteration, and the heuristic over the random figure.
+gives instructions per playout or iteration, and the conditional branches the simulated branch
+predictor mispredicts (on a real CPU each costs some 15-20 cycles: a policy with fewer
+instructions but more mispredictions can be the slower one).
 
 valgrind 3.19 stops at AVX-512 instructions, which ``-march=native`` emits on such CPUs: count
 with a build for ``-march=x86-64-v3`` (popcount, BMI2 and AVX2, as the native build uses them),
@@ -56,19 +58,36 @@ def child(case: str, kind: str) -> None:
     state.search(kibitz.SearchParams(algorithm="so_ismcts", iterations=iterations, seed=1, rollout=rollout), seat=seat)
 
 
-def instructions(python: str, case: str, kind: str) -> int:
-    """Instructions callgrind counts inside the C++ call (children traced: --python may be a
-    wrapper script that execs the interpreter)."""
+def counts(python: str, case: str, kind: str) -> tuple[int, int]:
+    """(instructions, mispredicted conditional branches) callgrind counts inside the C++ call,
+    its branch predictor simulated (children traced: --python may be a wrapper script that execs
+    the interpreter)."""
     with tempfile.TemporaryDirectory() as tmp:
         subprocess.run(
-            ["valgrind", "--tool=callgrind", "--trace-children=yes", f"--callgrind-out-file={tmp}/callgrind.%p",
-             f"--toggle-collect={KINDS[kind]}", python, __file__, "--child", case, kind],
-            check=True, capture_output=True,
+            [
+                "valgrind",
+                "--tool=callgrind",
+                "--branch-sim=yes",
+                "--trace-children=yes",
+                f"--callgrind-out-file={tmp}/callgrind.%p",
+                f"--toggle-collect={KINDS[kind]}",
+                python,
+                __file__,
+                "--child",
+                case,
+                kind,
+            ],
+            check=True,
+            capture_output=True,
         )
-        totals = [re.search(r"^(?:summary|totals): (\d+)", f.read_text(), re.MULTILINE) for f in Path(tmp).iterdir()]
-        counted = [int(t.group(1)) for t in totals if t]
-        assert counted, "callgrind wrote no totals"
-        return sum(counted)
+        for out in Path(tmp).iterdir():
+            text = out.read_text()
+            events = re.search(r"^events: (.+)$", text, re.MULTILINE)
+            totals = re.search(r"^(?:summary|totals): (.+)$", text, re.MULTILINE)
+            if events and totals and int(totals.group(1).split()[0]) > 0:
+                found = dict(zip(events.group(1).split(), map(int, totals.group(1).split())))
+                return found["Ir"], found["Bcm"]
+        raise RuntimeError(f"callgrind counted nothing in {KINDS[kind]}")
 
 
 def main() -> None:
@@ -80,15 +99,19 @@ def main() -> None:
     if args.child:
         child(*args.child)
         return
-    print("| case | heuristic playout | random playout | ratio | SO-ISMCTS iteration, heuristic | random | ratio |")
-    print("|---|---:|---:|---:|---:|---:|---:|")
+    print("| case | per | heuristic: instructions | mispredicted branches | random: instructions | mispredicted branches |")
+    print("|---|---|---:|---:|---:|---:|")
     for case, (_, _, playouts, iterations) in CASES.items():
         if args.cases and not any(c in case for c in args.cases):
             continue
-        per = {kind: instructions(args.python, case, kind) / (playouts if kind.endswith("playout") else iterations) for kind in KINDS}
-        h, r = per["heuristic_playout"], per["random_playout"]
-        hi, ri = per["ismcts_heuristic_iteration"], per["ismcts_random_iteration"]
-        print(f"| {case} | {h:,.0f} | {r:,.0f} | {h / r:.2f} | {hi:,.0f} | {ri:,.0f} | {hi / ri:.2f} |", flush=True)
+        for per, count, kinds in (
+            ("playout", playouts, ("heuristic_playout", "random_playout")),
+            ("SO-ISMCTS iteration", iterations, ("ismcts_heuristic_iteration", "ismcts_random_iteration")),
+        ):
+            (hi, hb), (ri, rb) = (counts(args.python, case, kind) for kind in kinds)
+            print(
+                f"| {case} | {per} | {hi / count:,.0f} | {hb / count:,.0f} | {ri / count:,.0f} | {rb / count:,.0f} |", flush=True
+            )
 
 
 if __name__ == "__main__":

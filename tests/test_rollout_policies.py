@@ -64,6 +64,10 @@ WEIGHTS: dict[str, list[dict[str, float]]] = {
 LIKELIHOODS = [(3, 5.0, 1e-3), (6, 40.0, 1e-6)]
 
 
+def round_to_digits(x: float) -> float:
+    return float(f"{x:.12g}")
+
+
 def key(name: str, players: int, options: dict[str, Any]) -> str:
     return "/".join([name, str(players), *(f"{k}={v}" for k, v in sorted(options.items()))])
 
@@ -99,16 +103,21 @@ def record(name: str, players: int, options: dict[str, Any], games: int) -> dict
     ]
     result: dict[str, Any] = {"positions": len(found), "moves": moves}
     if name == "yak":
-        result["choices"] = [[state._s.heuristic_choice(seat, seed) for seed in SEEDS] for state, seat in found if seat is not None]
+        result["choices"] = [
+            [state._s.heuristic_choice(seat, seed) for seed in SEEDS] for state, seat in found if seat is not None
+        ]
     if name == "just4fun_colours":
-        result["log_likelihoods"] = [
-            [
-                float(f"{state._s.decision_log_likelihood(k % players, turns, temperature, epsilon, SEEDS[k % len(SEEDS)], list(weights.items())):.12g}")
-                for weights in WEIGHTS[name][:5]
+
+        def log_likelihoods(k: int, state: kibitz.State) -> list[float]:  # 12 digits: the last ones depend on libm
+            return [
+                round_to_digits(
+                    state._s.decision_log_likelihood(k % players, turns, temperature, epsilon, SEEDS[k % 3], list(w.items()))
+                )
+                for w in WEIGHTS[name][:5]
                 for turns, temperature, epsilon in LIKELIHOODS
             ]
-            for k, (state, _) in enumerate(found[::5])
-        ]
+
+        result["log_likelihoods"] = [log_likelihoods(k, state) for k, (state, _) in enumerate(found[::5])]
     # Whole playouts (default weights, chance sampled by the same rng) from every tenth position
     # reached between decisions: the decisions they make, summed over the playouts.
     starts = [state for state, seat in found[::10] if seat is None]
@@ -126,7 +135,9 @@ def fixture() -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("name,players,options,games", CONFIGS, ids=[key(*c[:3]) for c in CONFIGS])
-def test_the_policy_plays_the_recorded_moves(fixture: dict[str, Any], name: str, players: int, options: dict[str, Any], games: int) -> None:
+def test_the_policy_plays_the_recorded_moves(
+    fixture: dict[str, Any], name: str, players: int, options: dict[str, Any], games: int
+) -> None:
     want = fixture[key(name, players, options)]
     got = record(name, players, options, games)
     assert got["positions"] == want["positions"] > 100
@@ -135,14 +146,18 @@ def test_the_policy_plays_the_recorded_moves(fixture: dict[str, Any], name: str,
     assert got.get("choices") == want.get("choices")
     assert got["playout_decisions"] == want["playout_decisions"]
     for k, (a, b) in enumerate(zip(got.get("log_likelihoods", []), want.get("log_likelihoods", []))):
-        assert all(math.isclose(x, y, rel_tol=1e-10, abs_tol=1e-10) for x, y in zip(a, b)), f"log-likelihoods differ at position {5 * k}"
+        assert all(math.isclose(x, y, rel_tol=1e-10, abs_tol=1e-10) for x, y in zip(a, b)), (
+            f"log-likelihoods differ at position {5 * k}"
+        )
     assert len(got.get("log_likelihoods", [])) == len(want.get("log_likelihoods", []))
 
 
 def test_the_record_tells_the_weight_settings_apart(fixture: dict[str, Any]) -> None:
     """Each setting plays differently from the defaults somewhere, so the record exercises it."""
     for name, settings in WEIGHTS.items():
-        rows = [row for game, players, options, _ in CONFIGS if game == name for row in fixture[key(game, players, options)]["moves"]]
+        rows = [
+            row for game, players, options, _ in CONFIGS if game == name for row in fixture[key(game, players, options)]["moves"]
+        ]
         for i in range(1, len(settings)):
             assert any(row[i * len(SEEDS)] != row[0] for row in rows), f"{name}: {settings[i]} plays the default moves"
 

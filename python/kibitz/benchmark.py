@@ -107,13 +107,17 @@ def figures(scale: float = 1.0, repeats: int = 3) -> dict[str, Any]:
         f"{CANASTA}.random_round_playouts_per_s": lambda: heuristic_playouts_per_s(canasta, m),
         f"{CANASTA}.uniform_random_playouts_per_s": lambda: random_playouts_per_s(canasta, 2 * m),
         f"{CANASTA}.ismcts_iterations_per_s": lambda: search_iterations_per_s(canasta, canasta_ismcts),
-        f"{CANASTA}.ismcts_random_rollout_iterations_per_s": lambda: search_iterations_per_s(canasta, canasta_ismcts.with_(rollout="random")),
+        f"{CANASTA}.ismcts_random_rollout_iterations_per_s": lambda: search_iterations_per_s(
+            canasta, canasta_ismcts.with_(rollout="random")
+        ),
         f"{YAK}.random_playouts_per_s": lambda: random_playouts_per_s(yak, k),
         f"{YAK}.heuristic_playouts_per_s": lambda: heuristic_playouts_per_s(yak, k),
         f"{GAME}.observation_tensors_per_s": lambda: observation_tensors_per_s(state, n),
         f"{YAK}.observation_tensors_per_s": lambda: observation_tensors_per_s(yak, k),
         f"{YAK}.ismcts_iterations_per_s": lambda: search_iterations_per_s(yak, ismcts.with_(iterations=k)),
-        f"{YAK}.ismcts_random_rollout_iterations_per_s": lambda: search_iterations_per_s(yak, ismcts.with_(iterations=k, rollout="random")),
+        f"{YAK}.ismcts_random_rollout_iterations_per_s": lambda: search_iterations_per_s(
+            yak, ismcts.with_(iterations=k, rollout="random")
+        ),
     }
     best: dict[str, Any] = {name: 0.0 for name in measurements}
     for _ in range(repeats):
