@@ -86,9 +86,6 @@ ROWS = [
 J4_2K = "ismcts:preset=just4fun_colours/fast"
 J4_2K_4P = "ismcts:preset=just4fun_colours/fast,policy.block=0"
 G3 = ("greedy", "greedy", "greedy")
-P3 = ("policy", "policy", "policy")
-U3 = ("uct:iterations=300",) * 3
-I3 = ("ismcts:iterations=300",) * 3
 ABLATIONS = [
     Row("j4fc-2p-full", "just4fun_colours", (J4_2K, "greedy"), 1000, 31, "the defaults"),
     Row("j4fc-2p-no-solver", "just4fun_colours", (J4_2K + ",solver=0", "greedy"), 1000, 31, "solver off"),
@@ -120,21 +117,6 @@ ABLATIONS = [
         "the fixed one (version 1)", 4, RANDOM_LAYOUT),
     Row("yucata-4p-greedy-fixed", "yucata", (YU_4P + ",opponent_model=fixed", *G3), 400, 206, "the fixed one (version 1)", 4,
         RANDOM_LAYOUT),
-    # Best-reply search (backup=best_reply, not kept), at the presets' 20,000 iterations, against the
-    # choice families (the base rows: the preset without it on the same deals; the 206 one is the
-    # target table's yucata-4p-greedy, and self-play's base is parity, 25 %).
-    Row("yucata-4p-policy-brs", "yucata", (YU_4P + ",backup=best_reply", *P3), 1200, 641, "best-reply search", 4, RANDOM_LAYOUT),
-    Row("yucata-4p-policy-base", "yucata", (YU_4P, *P3), 1200, 641, "max^n", 4, RANDOM_LAYOUT),
-    Row("yucata-4p-greedy-brs", "yucata", (YU_4P + ",backup=best_reply", *G3), 400, 206, "best-reply search", 4, RANDOM_LAYOUT),
-    Row("yucata-4p-uct300-brs", "yucata", (YU_4P + ",backup=best_reply", *U3), 400, 644, "best-reply search", 4, RANDOM_LAYOUT),
-    Row("yucata-4p-uct300-base", "yucata", (YU_4P, *U3), 400, 644, "max^n", 4, RANDOM_LAYOUT),
-    Row("yucata-4p-self-brs", "yucata", (YU_4P + ",backup=best_reply", YU_4P, YU_4P, YU_4P), 400, 642, "best-reply search", 4,
-        RANDOM_LAYOUT),
-    Row("j4fc-4p-policy-brs", "just4fun_colours", (J4 + ",backup=best_reply", *P3), 400, 651, "best-reply search", players=4),
-    Row("j4fc-4p-policy-base", "just4fun_colours", (J4, *P3), 400, 651, "max^n", players=4),
-    Row("j4fc-4p-ismcts300-brs", "just4fun_colours", ("ismcts:iterations=2000,backup=best_reply", *I3), 400, 611, "best-reply search",
-        players=4),
-    Row("j4fc-4p-ismcts300-base", "just4fun_colours", ("ismcts:iterations=2000", *I3), 400, 611, "max^n", players=4),
 ]
 # The issue allows 1 s a decision in place of 20,000 iterations: the presets at the iterations
 # that 1 s of one core gives here in the positions of real games (bench/match_rates.py), on the

@@ -11,6 +11,10 @@ Two policies are used: uniform random moves, and "long" (uniform among the moves
 end the game at once, when there are any), which reaches the natural end of a game. At a
 simultaneous node a move is a joint move (seat -> action), each seat's drawn from its own list.
 
+What a game is comes from its registration, never from its name here: ``Game.metadata`` says
+whether it has simultaneous nodes, chance nodes in play, hidden information and teams, and
+bounds its action ids, chance outcomes, returns and length; the checks hold play to it.
+
 Known engine bugs can be listed in KNOWN_BUGS; the affected parametrisations are then marked
 xfail(strict=True) so that a fix shows up as an unexpected pass.
 """
@@ -40,14 +44,6 @@ KNOWN_BUGS: dict[tuple[str, str], str] = {
     # current player of a finished game back as the next seat instead of the last mover, so
     # the state read from the notation of an area-scored game compared unequal (7a471e8).
 }
-
-# Games without hidden information (the registry says so): every view is the full state, so a
-# determinization has nothing to sample and must return the state itself.
-PERFECT_INFORMATION = {g.name for g in GAMES if g.perfect_information}
-# Games with simultaneous nodes (the registry says so, from the state type).
-SIMULTANEOUS = {g.name for g in GAMES if g.simultaneous}
-# Games whose only randomness is in the setup: play never reaches a chance node.
-NO_CHANCE_NODES = {"yucata"}
 
 
 def params_for(check: str):
@@ -99,11 +95,13 @@ def check_basic(game: kibitz.Game, s: kibitz.State, exact_end: bool = True) -> N
     """Cheap contracts, checked at every step of every playout."""
     P = s.num_players
     cp = s.current_player
+    meta = game.metadata
     assert cp in range(P) or cp in (kibitz.CHANCE, kibitz.TERMINAL, kibitz.SIMULTANEOUS), cp
     assert (cp == kibitz.TERMINAL) == s.is_terminal()
     assert (cp == kibitz.CHANCE) == s.is_chance()
     assert (cp == kibitz.SIMULTANEOUS) == s.is_simultaneous()
-    assert cp != kibitz.SIMULTANEOUS or game.simultaneous
+    assert cp != kibitz.SIMULTANEOUS or meta.dynamics == "simultaneous"
+    assert cp != kibitz.CHANCE or meta.chance == "explicit_stochastic"
     assert s.is_simultaneous() == bool(s.choosing_seats())
 
     text = s.notation()
@@ -115,7 +113,7 @@ def check_basic(game: kibitz.Game, s: kibitz.State, exact_end: bool = True) -> N
 
     if s.is_terminal():
         assert s.legal_actions() == [] and s.chance_outcomes() == []
-        check_results(s)
+        check_results(game, s)
         return
     assert s.returns() == [0.0] * P  # no result before the end
     if cp == kibitz.CHANCE:
@@ -123,7 +121,7 @@ def check_basic(game: kibitz.Game, s: kibitz.State, exact_end: bool = True) -> N
         assert outcomes, text
         ids = [a for a, _ in outcomes]
         assert len(set(ids)) == len(ids) and all(a >= 0 for a in ids)
-        assert all(0.0 < p <= 1.0 for _, p in outcomes)
+        assert all(0.0 < p <= 1.0 for _, p in outcomes) and all(a < meta.max_chance_outcomes for a in ids)
         assert math.isclose(sum(p for _, p in outcomes), 1.0, abs_tol=1e-9)
         assert s.legal_actions() == ids
     elif cp == kibitz.SIMULTANEOUS:
@@ -132,28 +130,34 @@ def check_basic(game: kibitz.Game, s: kibitz.State, exact_end: bool = True) -> N
         for seat in range(P):
             legal = s.legal_actions_for(seat)
             assert bool(legal) == (seat in seats), (seat, text)
-            assert len(set(legal)) == len(legal) and all(isinstance(a, int) and a >= 0 for a in legal)
+            assert len(set(legal)) == len(legal) and all(isinstance(a, int) and 0 <= a < meta.max_actions for a in legal)
         with pytest.raises(kibitz.IllegalMoveError, match="choose at once"):
             s.legal_actions()
         assert s.chance_outcomes() == []
     else:
         legal = s.legal_actions()
         assert legal, text
-        assert len(set(legal)) == len(legal) and all(isinstance(a, int) and a >= 0 for a in legal)
+        assert len(set(legal)) == len(legal) and all(isinstance(a, int) and 0 <= a < meta.max_actions for a in legal)
         assert s.chance_outcomes() == []
         assert s.legal_actions_for(cp) == legal and s.choosing_seats() == []
         assert all(s.legal_actions_for(seat) == [] for seat in range(P) if seat != cp)
 
 
-def check_results(s: kibitz.State) -> None:
-    P = s.num_players
+def check_results(game: kibitz.Game, s: kibitz.State) -> None:
+    """A finished game's results within the metadata's utility: returns in [min, max] summing to
+    utility_sum, partners sharing one, and k joint winners 1/k each where seats play alone."""
+    P, meta = s.num_players, game.metadata
     returns, ranks = s.returns(), s.ranks()
     assert len(returns) == P and len(ranks) == P and len(s.scores()) == P
-    assert all(0.0 <= r <= 1.0 for r in returns)
+    assert all(meta.min_utility <= r <= meta.max_utility for r in returns)
     assert all(1 <= r <= P for r in ranks)
     assert min(ranks) == 1
-    if all(s.team(seat) == seat for seat in range(P)):
-        assert math.isclose(sum(returns), 1.0, abs_tol=1e-9), returns
+    if meta.utility_sum is not None:
+        assert math.isclose(sum(returns), meta.utility_sum, abs_tol=1e-9), returns
+    assert [s.team(seat) for seat in range(P)] == game.teams
+    if meta.teams:
+        assert all(returns[p] == returns[q] for p in range(P) for q in range(P) if game.teams[p] == game.teams[q]), returns
+    else:
         winners = [p for p in range(P) if returns[p] > 0]
         # k joint winners get 1/k each and share first place
         assert all(math.isclose(returns[p], 1.0 / len(winners)) for p in winners)
@@ -383,7 +387,7 @@ def test_determinization_samples_the_hidden_parts(name, players):
                 assert s.determinize(seat, 5) == samples[5]  # seeded: reproducible
                 distinct = {d.notation() for d in samples}
                 # every view marks what it hides with '?' (a hand's size, a card chosen in secret)
-                if name in PERFECT_INFORMATION or "?" not in v.notation():
+                if game.metadata.information == "perfect" or "?" not in v.notation():
                     assert distinct == {s.notation()} and v.state() == s
                     tested += 1
                     continue
@@ -439,7 +443,7 @@ def test_sample_chance_follows_the_chance_probabilities(name, players):
                 assert abs(counts[a] / n - p) <= 5 * sd + 1e-9, (a, p, counts[a] / n)
             found += 1
         play(s, choose(rng, s, "random"))
-    assert found == 0 if name in NO_CHANCE_NODES else found
+    assert found == 0 if game.metadata.chance == "deterministic" else found
 
 
 @pytest.mark.parametrize("name,players", PARAMS, ids=IDS)
@@ -472,9 +476,33 @@ def test_native_random_playouts_finish(name, players):
     assert s._s.random_playouts(500, 99) == decisions  # seeded
 
 
-def test_the_registry_marks_exactly_the_games_without_hidden_information():
-    assert PERFECT_INFORMATION == {"yucata"}
+@pytest.mark.parametrize("name,players", PARAMS, ids=IDS)
+def test_play_shows_what_the_metadata_declares(name, players):
+    """Seeded playouts meet simultaneous nodes, chance nodes and hidden information exactly
+    when the metadata says the game has them, and never take more decisions than its
+    max_game_length (a joint move counting as one)."""
+    game = make_game(name, players)
+    meta = game.metadata
+    seen = {"simultaneous": False, "chance": False, "hidden": False}
+    decisions = [0]  # per playout
+    longest = 0
 
+    def look(s: kibitz.State, rng: random.Random, step: int) -> None:
+        nonlocal longest
+        if step == 0:
+            decisions.append(0)
+        seen["simultaneous"] |= s.is_simultaneous()
+        seen["chance"] |= s.is_chance()
+        seen["hidden"] |= any(s.view(seat).state() != s for seat in range(players))
+        if not s.is_chance() and not s.is_terminal():
+            decisions[-1] += 1
+            longest = max(longest, decisions[-1])
 
-def test_the_registry_marks_exactly_the_games_with_simultaneous_moves():
-    assert SIMULTANEOUS == {"biased_rps", "goofspiel", "yak"}
+    for i in range(20):
+        playout(game, 60_000 * players + i, "long" if i % 2 else "random", check=look)
+    assert seen["simultaneous"] == (meta.dynamics == "simultaneous")
+    assert seen["chance"] == (meta.chance == "explicit_stochastic")
+    # simultaneous choices are hidden from one another too (the game's imperfect information)
+    assert (seen["hidden"] or seen["simultaneous"]) == (meta.information == "imperfect")
+    assert meta.teams == (len(set(game.teams)) < players)
+    assert meta.max_game_length is None or longest <= meta.max_game_length

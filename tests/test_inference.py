@@ -1,12 +1,13 @@
 """Policy-based inference (issue 10): the likelihood of the opponents' recent decisions that
-Just 4 Fun Colours gives a determinization, and the search's weighted pool of root deals.
+Just 4 Fun Colours gives a determinization. The search's weighted pool of root deals that read it
+was measured, found no gain and left the search (issue 41); the likelihood stays for research
+(bench/inference_overlap.py).
 
 The likelihood is checked against a brute force written here from its definition
 (docs/games/just4fun_colours.md §10): every way the hand of the seat under inference can be
 stepped back over its draws, and each decision's likelihood with a huge temperature, where the
 model reads nothing but wins: epsilon for a hand that could have completed a line and did not,
-else 1. The search test needs a position where the inference matters: an opponent that did not
-take a win with red probably held no red.
+else 1.
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ import pytest
 
 import kibitz
 from j4fc_reference import MAP, fidx, fields_of, hand_counts, parse_counts
-from kibitz import SearchParams
 
 # Seat 1 owns a1 b1 c1, so d1 (red, empty) completes its line; it holds no red. Seat 0 owns
 # a6 c6 e6, no three of a line. Seat 1 moves first.
@@ -185,50 +185,3 @@ def test_the_history_before_the_base_is_not_read():
 def test_bad_likelihood_arguments_raise(args, match):
     with pytest.raises((kibitz.OptionError, IndexError), match=match):
         after("e3", "G")._s.decision_log_likelihood(*args, 1)
-
-
-# -- the search's weighted pool ------------------------------------------------------------------
-
-
-BLOCKS = {fidx("b1"), fidx("d1")}  # seat 0 takes b1 (two oranges) from seat 1's line, or covers d1
-
-
-def test_the_weighted_pool_makes_the_search_fear_a_passed_up_win_less():
-    # seat 1 did not take d1 when it could, so with inference it holds a red far less often: the
-    # search values the position higher and spends fewer visits on the blocks
-    s = after(*TWO_PASSES)
-    plain = [s.search(SearchParams(iterations=1500, seed=seed)) for seed in range(3)]
-    inferred = [s.search(SearchParams(iterations=1500, seed=seed, infer_pool=200)) for seed in range(3)]
-    assert min(r.root_value for r in inferred) > max(r.root_value for r in plain)
-
-    def blocking(results: list[kibitz.SearchResult]) -> int:
-        return sum(x.visits for r in results for x in r.stats if x.action in BLOCKS)
-
-    assert blocking(inferred) < blocking(plain)
-
-
-def test_the_pool_without_turns_is_a_pool_of_uniform_deals_and_is_seeded():
-    s = after(*TWO_PASSES)
-    params = SearchParams(iterations=800, seed=4, infer_pool=100, infer_turns=0)
-    first = s.search(params)
-    assert s.search(params).stats == first.stats
-    assert s.search(params.with_(infer_turns=2)).stats != first.stats
-    assert s.search(params.with_(infer_pool=0)).stats != first.stats
-
-
-def test_mo_ismcts_reads_the_pool_too():
-    s = after(*TWO_PASSES)
-    params = SearchParams(algorithm="mo_ismcts", iterations=600, seed=2)
-    assert s.search(params.with_(infer_pool=100)).stats != s.search(params).stats
-
-
-@pytest.mark.parametrize("bad", [dict(infer_pool=-1), dict(infer_turns=-2), dict(infer_temperature=0.0), dict(infer_epsilon=1.5)])
-def test_inference_parameters_out_of_range_raise(bad):
-    with pytest.raises(kibitz.OptionError, match=next(iter(bad))):
-        SearchParams(**bad)
-
-
-def test_inference_parameters_reach_the_core():
-    core = SearchParams(infer_pool=64, infer_turns=3, infer_temperature=50.0, infer_epsilon=0.2).to_core()
-    assert (core.infer_pool, core.infer_turns, core.infer_temperature, core.infer_epsilon) == (64, 3, 50.0, 0.2)
-    assert kibitz.make_bot("ismcts:infer_pool=128").params.infer_pool == 128

@@ -1,5 +1,6 @@
-"""The adaptive opponent model (opponent_model=adaptive, kibitz.opponents): per-seat shares in
-the search, the estimate from observed moves, how the match runner and the engine feed it, and
+"""The opponent model in the tree (opponent_policy, against a brute-force search that models the
+opponent the same way) and the adaptive one (opponent_model=adaptive, kibitz.opponents): per-seat
+shares in the search, the estimate from observed moves, how the match runner and the engine feed it, and
 the policy bot it is measured against."""
 
 from __future__ import annotations
@@ -31,6 +32,60 @@ def test_a_seat_share_is_that_seats_opponent_policy_and_the_searching_team_is_ne
     own_only = [0.0, 0.0]
     own_only[mover] = 1.0  # the mover's own entry is not read
     assert s.search(params, opponent_shares=own_only).stats == s.search(params).stats
+
+
+# A 2-player Yucata' endgame (random play from seed 86): seat 1 to move. Against a maximising
+# opponent Q (6) ties and 1 loses; against the rollout policy, which misses the reply that wins,
+# 1 wins.
+OPPONENT_MODEL_POSITION = (
+    "yucata players=2 layout=PPDPPPDPPDPPPDPPPDPPDPPPDPPDPPPDPP start=1 turn=22 to_move=1 pos=34,32 hands=13Q,24Q "
+    "pale=8,14 dark=3,5 red=- prev=S eff=S moved=1 q=effective tiebreak=shared"
+)
+
+
+def policy_model_value(s: kibitz.State, root: int, share: float) -> float:
+    """The root seat's return when it maximises and the other seat plays the rollout policy's
+    move with probability ``share`` (its distribution sampled over seeds) and maximises its own
+    return otherwise."""
+    if s.is_terminal():
+        return s.returns()[root]
+    values = {}
+    for a in s.legal_actions():
+        c = s.clone()
+        c.apply(a)
+        values[a] = policy_model_value(c, root, share)
+    if s.current_player == root:
+        return max(values.values())
+    samples = [s._s.heuristic_action(seed) for seed in range(64)]
+    policy = sum(values[a] for a in samples) / len(samples)
+    return share * policy + (1 - share) * min(values.values())
+
+
+@pytest.mark.parametrize("share", [0.0, 0.5, 1.0])
+def test_the_opponent_model_values_moves_as_a_brute_force_search_against_the_policy(share):
+    s = kibitz.Game("yucata", players=2).state_from_notation(OPPONENT_MODEL_POSITION)
+    root = s.current_player
+    expected = {}
+    for a in s.legal_actions():
+        c = s.clone()
+        c.apply(a)
+        expected[a] = policy_model_value(c, root, share)
+    assert sorted(expected.values()) == ([0.0, 0.5, 1.0] if share == 1 else [0.0, 0.0, 0.5] if share == 0 else [0.0, 0.5, 0.5])
+    # solve_stones=0: the exact endgame solver would play the tie at once
+    params = SearchParams(algorithm="uct", iterations=3000, solver=0, solve_stones=0, opponent_policy=share)
+    for seed in range(4):
+        result = s.search(params.with_(seed=seed))
+        best = max(expected.values())
+        assert expected[result.action] == best
+        top = next(x for x in result.stats if x.action == result.action)
+        assert top.mean_reward == pytest.approx(best, abs=0.05)
+
+
+def test_opponent_policy_zero_is_the_plain_search_and_a_share_changes_it():
+    s = J4FC.new_initial_state(seed=5)
+    plain = s.search(SearchParams(iterations=1500, seed=3))
+    assert s.search(SearchParams(iterations=1500, seed=3, opponent_policy=0.0)).stats == plain.stats
+    assert s.search(SearchParams(iterations=1500, seed=3, opponent_policy=0.5)).stats != plain.stats
 
 
 @pytest.mark.parametrize("shares", [[0.5], [0.5, 0.5, 0.5], [0.0, 1.5], [-0.1, 0.0], [0.0, math.nan]])
@@ -164,6 +219,6 @@ def test_the_engine_feeds_observe_lines_to_the_model_and_a_new_position_clears_i
         ]
     )
     assert not [line for line in out if "error" in line]
-    assert engine.opponents is not None and engine.opponents.decisions[1 - seat] == 1
+    assert engine.bot.opponents is not None and engine.bot.opponents.decisions[1 - seat] == 1
     engine.handle(f"position view {state.view(seat).notation()}")
-    assert engine.opponents is None
+    assert engine.bot.opponents is None

@@ -8,14 +8,17 @@ import subprocess
 import sys
 import threading
 import time
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import kibitz
-from fuzz_protocol import HUGE_NUMBERS, NON_ASCII, handle_checked, usable
+from fuzz_protocol import HUGE_NUMBERS, NAME_PIECES, NON_ASCII, handle_checked, usable
 from test_search import BLOCKED_POSITION
+from kibitz import SearchParams
+from kibitz.bots import SearchBot
 from kibitz.protocol import COMMANDS, Engine
 
 GAME = "just4fun_colours"
@@ -281,18 +284,20 @@ SEED_LINES = [
     "d",
     "query turn",
     "perft 1",
+    "setoption name Plugin value kibitz.plugins.just4fun_colours:choose",
 ]
 
 
 def mutated_line():
     words = st.sampled_from(
-        [*COMMANDS, "name", "value", "players", "seat", "view", "state", "iterations", "movetime", "Iterations", "Seed"]
+        [*COMMANDS, "name", "value", "players", "seat", "view", "state", "iterations", "movetime", "Iterations", "Seed", "Plugin", "..", "/"]
         + ["2", "0", "x", "=", "?7", *HUGE_NUMBERS, *NON_ASCII]
     )
     random_line = st.lists(words, min_size=0, max_size=6).map(" ".join)
     text = st.text(alphabet=st.one_of(st.characters(min_codepoint=32, max_codepoint=126), st.sampled_from(NON_ASCII)), max_size=40)
     edited = st.tuples(st.sampled_from(SEED_LINES), st.integers(0, 400), text).map(lambda t: t[0][: t[1]] + t[2] + t[0][t[1] :])
-    return st.one_of(random_line, text, edited)
+    plugin = st.lists(st.sampled_from(NAME_PIECES), min_size=1, max_size=5).map(lambda pieces: "setoption name Plugin value " + "".join(pieces))
+    return st.one_of(random_line, text, edited, plugin)
 
 
 @settings(max_examples=200, deadline=None)
@@ -606,7 +611,7 @@ def test_a_view_of_another_game_setup_is_refused_naming_the_field(other, named):
 def test_algorithm_uct_without_see_all_is_refused_with_the_reason():
     engine, out, s = j4fc_session("setoption name Algorithm value uct")
     reply = answer(engine, out, "go iterations 30")
-    assert len(reply) == 1 and "Algorithm uct" in reply[0] and "SeeAll" in reply[0] and "so_ismcts" in reply[0]
+    assert len(reply) == 1 and "algorithm uct" in reply[0] and "SeeAll" in reply[0] and "so_ismcts" in reply[0]
     # with SeeAll and the full state it searches that state
     engine.handle("setoption name SeeAll value true")
     engine.handle(f"position state {s.notation()}")
@@ -646,6 +651,59 @@ def test_the_final_info_block_names_what_it_counts():
     moves = [line.split() for line in reply[1:-1]]
     assert all(m[:2] == ["info", "multipv"] for m in moves) and sum(int(m[6]) for m in moves) <= 3000
     assert moves[0][4] == reply[-1].split()[1]  # the most visited move is the one played
+
+
+# -- the engine is a thin translator: every go is its SearchBot's search ---------------------------
+
+
+def expected_report(result: kibitz.SearchResult) -> list[str]:
+    """The lines a go prints for ``result``, but the first line's time and speed."""
+    lines = [f"info multipv {rank} move {st.move} visits {st.visits} value {st.mean_reward:.4f}" for rank, st in enumerate(result.stats[:5], 1)]
+    return [f"iterations {result.iterations} nodes {result.nodes} value {result.root_value:.4f}", *lines, f"bestmove {result.move}"]
+
+
+def report_of(reply: list[str]) -> list[str]:
+    words = reply[0].split()
+    return [" ".join(words[1:3] + words[7:]), *reply[1:]]
+
+
+def test_a_go_searches_as_a_search_bot_with_the_same_seed_and_budget():
+    """Two gos of one game through the protocol, and the same two decisions of a SearchBot with the
+    Seed option as its seed and the go line's budget: the same moves and statistics (the second
+    go, like the bot's second decision, draws the next seed)."""
+    s = opening(seed=6)
+    seat = s.current_player
+    engine, out = session("setoption name Seed value 11", f"newgame {GAME} players 2 seat {seat}", f"position view {s.view(seat).notation()}")
+    bot = SearchBot(SearchParams(seed=11))
+    for _ in range(2):
+        reply = searched(engine, out, "go iterations 1500")
+        result = bot.search(s.view(seat), params=bot.params.with_(iterations=1500))
+        assert report_of(reply) == expected_report(result)
+        assert engine.bot.last_result is not None and replace(engine.bot.last_result, seconds=0) == replace(result, seconds=0)
+
+
+def test_with_the_adaptive_model_the_engine_learns_from_observe_lines_as_the_bot_from_observed_moves():
+    game = kibitz.Game(GAME, players=3)
+    s = game.new_initial_state(seed=4)
+    seat = 2
+    params = SearchParams(iterations=300, seed=8, opponent_model="adaptive")
+    engine, out = session("setoption name OpponentModel value adaptive", "setoption name Iterations value 300", "setoption name Seed value 8",
+                          f"newgame {GAME} players 3 seat {seat}", f"position view {s.view(seat).notation()}")
+    bot = SearchBot(params)
+    rng = random.Random(4)
+    while True:
+        if s.current_player == seat and len(s.legal_actions()) > 1 and bot.opponents is not None:
+            break
+        action = s.sample_chance(rng.getrandbits(63)) if s.is_chance() else rng.choice(s.legal_actions())
+        seen = s.observation_text(seat, action)
+        assert searched(engine, out, f"observe {seen}") == []
+        if s.current_player >= 0:
+            bot.observe_move(s.view(seat), s.current_player, seen, seat)
+        s.apply(action)
+    reply = searched(engine, out, "go")
+    result = bot.search(s.view(seat))
+    assert engine.bot.opponents is not None and engine.bot.opponents.shares() == bot.opponents.shares()
+    assert report_of(reply) == expected_report(result)
 
 
 # -- simultaneous nodes: a go per choosing seat (docs/protocol.md §4, §15) ----------------------
@@ -702,3 +760,85 @@ def test_with_see_all_a_joint_move_is_observed_as_every_choice_in_choosing_order
     searched(engine, out, "observe choose build | choose market | choose build")
     s.apply_joint({0: "choose build", 1: "choose market", 2: "choose build"})
     assert engine.position == s
+
+
+# -- difficulty levels: Level, LimitStrength and Elo (docs/levels.md) ----------------------------
+
+
+def test_the_level_options_are_announced_with_their_ranges():
+    from kibitz import levels
+
+    _, out = session("kgi")
+    low, high = levels.rating_range()
+    assert f"option name Level type spin default 0 min 0 max {levels.most_levels()}" in out
+    assert "option name LimitStrength type check default false" in out
+    assert f"option name Elo type spin default {low} min {low} max {high}" in out
+    assert low < high
+
+
+@pytest.mark.parametrize(
+    ("line", "named"),
+    [
+        ("setoption name Level value 99", "option Level: '99' is out of range; expected an integer in 0.."),
+        ("setoption name Level value -1", "option Level: '-1' is out of range"),
+        ("setoption name Level value two", "option Level: 'two' is not an integer"),
+        ("setoption name Elo value 100000", "option Elo: '100000' is out of range; expected an integer in "),
+        ("setoption name LimitStrength value yes", "option LimitStrength: expected true or false, got 'yes'"),
+    ],
+)
+def test_level_option_values_out_of_range_are_refused_and_change_nothing(line, named):
+    engine, out = session()
+    before = (engine.level, engine.limit_strength, engine.elo)
+    engine.handle(line)
+    assert len(out) == 1 and out[0].startswith(f"info string error: {named}"), out
+    assert (engine.level, engine.limit_strength, engine.elo) == before
+
+
+def yucata_session(*lines: str) -> tuple[Engine, list[str], kibitz.State]:
+    s = kibitz.Game("yucata", players=2, start=0).new_initial_state(0)
+    engine, out = session(*lines, "newgame yucata start=0 players 2 seat 0", f"position view {s.view(0).notation()}")
+    return engine, out, s
+
+
+def test_a_level_plays_its_settings_and_the_go_line_may_only_shorten_its_budget():
+    from kibitz import levels
+
+    level = levels.level("yucata", 2, 2)
+    options = ("setoption name Level value 2", "setoption name Iterations value 3000", "setoption name Seed value 3")
+    engine, out, s = yucata_session(*options)
+
+    def iterations(line: str) -> int:
+        reply = answer(engine, out, line)
+        assert reply[-1].split()[1] in s.legal_moves()
+        return int([words for words in map(str.split, reply) if words[:2] == ["info", "iterations"]][-1][2])
+
+    assert answer(engine, out, "go")[0] == f"info string level {level.name}: {level.summary}; rating {level.rating}"
+    assert iterations("go") == iterations("go iterations 100000") == level.search_params.iterations
+    assert iterations("go iterations 7") == 7
+    assert engine._search_options().seed == 3 and engine._search_options().temperature == level.search_params.temperature
+    engine.handle("setoption name Level value 0")
+    assert iterations("go") == 3000  # the options again
+
+
+def test_limit_strength_plays_the_level_whose_rating_is_nearest_to_elo():
+    from kibitz import levels
+
+    ladder = [level for level in levels.levels("yucata", 2) if level.rating is not None]
+    target = ladder[1]
+    assert target.rating is not None
+    engine, out, _ = yucata_session("setoption name Level value 1", f"setoption name Elo value {round(target.rating.value) + 5}")
+    assert answer(engine, out, "go")[0].startswith("info string level 1 · ")  # Level until LimitStrength is on
+    engine.handle("setoption name LimitStrength value true")
+    assert answer(engine, out, "go")[0].startswith(f"info string level {target.name}: ")
+
+
+def test_a_level_the_game_does_not_have_is_refused_at_go_and_the_engine_stays_usable():
+    from kibitz import levels
+
+    top, have = levels.most_levels(), len(levels.levels(GAME, 2))
+    assert have < top  # Just 4 Fun Colours' ladder is shorter than the longest
+    engine, out, s = j4fc_session(f"setoption name Level value {top}")
+    refusal = f"info string error: {GAME} with 2 players has levels 1..{have}; there is no level {top}"
+    assert answer(engine, out, "go") == [refusal]
+    engine.handle("setoption name Level value 1")
+    assert answer(engine, out, "go")[-1].split()[1] in s.legal_moves()

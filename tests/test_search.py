@@ -9,6 +9,9 @@ from __future__ import annotations
 import json
 import math
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -16,6 +19,8 @@ import kibitz
 from kibitz import SearchParams
 from state_helpers import lasting_actions, random_outcome
 from test_solver import endgames
+
+ROOT = Path(__file__).resolve().parents[1]
 
 GAME = "just4fun_colours"
 ALGORITHMS = ["uct", "pimc", "so_ismcts", "mo_ismcts"]
@@ -160,6 +165,62 @@ def test_final_move_rule(algorithm):
     assert by_visits.action == max(by_visits.stats, key=lambda st: st.visits).action
     by_mean = s.search(SearchParams(algorithm=algorithm, iterations=600, seed=3, final="mean"))
     assert max(st.mean_reward for st in by_mean.stats) == next(st.mean_reward for st in by_mean.stats if st.action == by_mean.action)
+
+
+# -- the final-move policy's temperature (csrc/search/move_choice.h) ---------------------------
+
+
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+def test_temperature_zero_plays_the_final_rule_whatever_the_visit_share(algorithm):
+    s = midgame_state(2, seed=8)
+    plain = s.search(SearchParams(algorithm=algorithm, iterations=600, seed=3))
+    other = s.search(SearchParams(algorithm=algorithm, iterations=600, seed=3, temperature=0, temperature_visits=0.9))
+    assert (other.action, other.stats) == (plain.action, plain.stats)
+
+
+def test_a_temperature_draws_among_the_well_visited_moves_and_more_often_away_from_the_best():
+    """Each search plays a move with at least temperature_visits of the most visited one's
+    visits; over seeds a temperature plays several moves, and a higher one leaves the most
+    visited move more often."""
+    s = midgame_state(2, seed=8)
+    view = s.view(s.current_player).state()
+    away = {}
+    for temperature in (0.02, 0.5):
+        played = []
+        for seed in range(24):
+            result = view.search(SearchParams(iterations=800, seed=seed, temperature=temperature, temperature_visits=0.2))
+            chosen = next(st for st in result.stats if st.action == result.action)
+            assert chosen.visits >= 0.2 * result.stats[0].visits
+            played.append(result.action != result.stats[0].action)
+            again = view.search(SearchParams(iterations=800, seed=seed, temperature=temperature, temperature_visits=0.2))
+            assert again.action == result.action  # every draw flows from the seed
+        away[temperature] = sum(played)
+    assert 0 < away[0.5] and away[0.02] < away[0.5], away
+
+
+def test_a_temperature_still_plays_a_proven_win():
+    for seed in range(10):
+        result = win_state().search(SearchParams(iterations=300, seed=seed, temperature=1, temperature_visits=0))
+        assert result.action == WIN_FIELD
+
+
+# Two-player Yucata', seat 1 to move: at 3,000 iterations the search proves card 3 lost in most
+# seeds (visited about as often as the favourite) and no other card.
+ONE_LOSING_CARD = (
+    "yucata players=2 layout=PPDPPPDPPDPPPDPPPDPPDPPPDPPDPPPDPP start=0 turn=17 to_move=1 pos=26,25 hands=1234Q,1345SQ "
+    "pale=9,7 dark=3,3 red=- prev=S eff=S moved=3 q=effective tiebreak=shared"
+)
+
+
+def test_a_temperature_never_plays_a_move_proven_lost_while_another_is_not():
+    s = kibitz.Game("yucata", players=2).state_from_notation(ONE_LOSING_CARD)
+    tested = 0
+    for seed in range(10):
+        result = s.search(SearchParams(algorithm="uct", iterations=3000, seed=seed, solve_stones=0, temperature=1, temperature_visits=0))
+        lost = {st.action for st in result.stats if st.proof == "loss"}
+        assert lost <= {s.parse_move("3")} and result.action not in lost
+        tested += bool(lost)
+    assert tested >= 7
 
 
 @pytest.mark.parametrize("algorithm", ALGORITHMS)
@@ -499,6 +560,20 @@ def test_the_memory_budget_caps_the_trees_and_the_search_goes_on(algorithm):
     assert not s.search(SearchParams(algorithm=algorithm, iterations=2000, seed=1, determinizations=2)).tree_full
 
 
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads the resident set from /proc (Linux)")
+def test_a_full_tree_with_simultaneous_nodes_stays_within_its_memory_budget():
+    """The budget counts what the trees allocate, the simultaneous nodes' choice statistics
+    included: this search (4-player Yak, Sunrise, a tree that fills 4 MiB) grew the process by
+    6.1 MiB when vectors that doubled were counted by their records. Measured in a fresh process by
+    bench/memory.py (peak resident set over the one before the search); the allowance over the
+    budget is the stated overhead of docs/architecture.md, 0.5 MiB here."""
+    budget = 4
+    command = [sys.executable, str(ROOT / "bench" / "memory.py"), "--one", "yak4-sunrise", "--memory-mb", str(budget), "--iterations", "40000"]
+    row = json.loads(subprocess.run(command, capture_output=True, text=True, check=True).stdout)
+    assert row["full"], row
+    assert row["peak_mib"] <= budget + 0.5, row
+
+
 def test_pimc_shares_a_determinization_between_threads():
     """One deal on two threads: both threads search it (independent trees), so every
     iteration of the budget runs."""
@@ -554,22 +629,16 @@ def test_policy_weights_change_the_rollouts():
 # --------------------------------------------------------------------------------------------
 
 
-def shaped(state: kibitz.State, seat: int, shaping: str, weight: float) -> float:
-    """The shaped reward of a finished game for `seat`, computed here from its definition."""
+def shaped(state: kibitz.State, seat: int, weight: float) -> float:
+    """The rank-shaped reward of a finished game for `seat`, computed here from its definition."""
     n = state.num_players
-    if shaping == "rank":
-        graded = (n - state.ranks()[seat]) / (n - 1)
-    else:
-        scores = state.scores()
-        low, high = min(scores), max(scores)
-        graded = (scores[seat] - low) / (high - low) if high > low else 0.5
-    return (1 - weight) * state.returns()[seat] + weight * graded
+    return (1 - weight) * state.returns()[seat] + weight * (n - state.ranks()[seat]) / (n - 1)
 
 
 SHAPING_WEIGHT = 0.4
 
 
-def game_ending_choices(shaping: str):
+def game_ending_choices():
     """Yucata' with 3 players, random layouts, seeded random play: at every decision where some of
     several moves end the game, the mover, the searched mean reward of each such move, and the
     finished state it leads to. Such a move has one outcome, so its mean carries no rollout noise."""
@@ -585,88 +654,38 @@ def game_ending_choices(shaping: str):
                 if c.is_terminal():
                     ends[a] = c
             if ends and len(s.legal_actions()) > 1:
-                params = SearchParams(algorithm="uct", iterations=400, seed=seed, shaping=shaping, shaping_weight=SHAPING_WEIGHT, solver=0)
+                params = SearchParams(algorithm="uct", iterations=400, seed=seed, shaping="rank", shaping_weight=SHAPING_WEIGHT, solver=0)
                 means = {st.action: st.mean_reward for st in s.search(params).stats if st.action in ends}
                 yield s.current_player, means, ends
             s.apply(rng.choice(s.legal_actions()))
 
 
-@pytest.mark.parametrize("shaping", ["rank", "score"])
-def test_a_move_that_ends_the_game_is_worth_its_shaped_reward(shaping):
+def test_a_move_that_ends_the_game_is_worth_its_rank_shaped_reward():
     checked = 0
-    for seat, means, ends in game_ending_choices(shaping):
+    for seat, means, ends in game_ending_choices():
         for a, mean in means.items():
-            assert mean == pytest.approx(shaped(ends[a], seat, shaping, SHAPING_WEIGHT))
+            assert mean == pytest.approx(shaped(ends[a], seat, SHAPING_WEIGHT))
             checked += 1
     assert checked >= 10
 
 
-def test_a_move_that_ends_the_game_is_worth_its_margin_shaped_reward():
-    """Margin shaping reads a finished game's lead over the best other score against the spread of
-    the search's results so far, so its value is not fixed; but its sign is: a move that ends the
-    game with the mover ahead is worth more than (1 - w) * return + w / 2, behind less, level
-    exactly that."""
-    checked = {1: 0, -1: 0}
-    for seat, means, ends in game_ending_choices("margin"):
-        for a, mean in means.items():
-            scores = ends[a].scores()
-            lead = scores[seat] - max(v for q, v in enumerate(scores) if q != seat)
-            middle = (1 - SHAPING_WEIGHT) * ends[a].returns()[seat] + SHAPING_WEIGHT / 2
-            if lead == 0:
-                assert mean == pytest.approx(middle)
-            else:
-                assert (mean - middle) * lead > 0
-                checked[1 if lead > 0 else -1] += 1
-    assert min(checked.values()) >= 5
-
-
 def test_no_shaping_backs_up_the_returns():
-    s = midgame_state(2, seed=8)
+    s = midgame_state(4, seed=8)  # with two players the rank is the return
     plain = s.search(SearchParams(iterations=1000, seed=3))
     assert s.search(SearchParams(iterations=1000, seed=3, shaping="rank", shaping_weight=0.0)).stats == plain.stats
-    assert s.search(SearchParams(iterations=1000, seed=3, shaping="margin", shaping_weight=0.0)).stats == plain.stats
-    assert s.search(SearchParams(iterations=1000, seed=3, shaping="score", shaping_weight=0.5)).stats != plain.stats
-    assert s.search(SearchParams(iterations=1000, seed=3, shaping="margin", shaping_weight=0.5)).stats != plain.stats
+    assert s.search(SearchParams(iterations=1000, seed=3, shaping="rank", shaping_weight=0.5)).stats != plain.stats
 
 
-@pytest.mark.parametrize(("game", "players"), [("just4fun_colours", 2), ("just4fun_colours", 4), ("canasta_tiles", 4)])
-def test_truncated_rollouts_score_the_cut_off_position_with_the_evaluation(game, players):
-    """rollout_depth=1 stops every rollout after one decision, and the game's evaluation over
-    the largest eval_scale reads any lead of a game's first moves as nearly even chances: every
-    root move's mean is then near 1/n (a team's share for Canasta's two teams), where full
-    rollouts give outcomes of 0 or 1 and spread the means."""
-    s = kibitz.Game(game, players=players).new_initial_state(seed=5)
-    while s.is_chance():
-        s.apply(s.sample_chance(1))
-    share = 1 / (2 if game == "canasta_tiles" else players)
-    flat = s.search(SearchParams(iterations=600, seed=2, rollout_depth=1, eval_scale=100, solver=0))
-    assert all(st.mean_reward == pytest.approx(share, abs=0.05) for st in flat.stats if st.visits > 0)
-    full = s.search(SearchParams(iterations=600, seed=2, solver=0))
-    assert max(abs(st.mean_reward - share) for st in full.stats if st.visits > 0) > 0.05
+@pytest.mark.parametrize("name", ["score", "margin"])
+def test_shapings_no_measurement_kept_are_refused_by_name(name):
+    with pytest.raises(kibitz.OptionError, match="shaping: '" + name + "' is not allowed; expected one of none, rank"):
+        SearchParams(shaping=name)
 
 
-def test_a_sharper_eval_scale_reads_the_same_leads_as_surer_results():
-    """Two quiet moves into a game, every lead the evaluation sees at the cut-off favours the
-    mover (checked: every mean is above 1/2), and the smaller the scale, the further from 1/2
-    those leads are read."""
-    s = kibitz.Game("just4fun_colours").new_initial_state(seed=5)
-    for field in ("c3", "d4"):  # no line can be completed for several turns
-        s.apply(s.parse_move(field))
-        while s.is_chance():
-            s.apply(s.sample_chance(1))
-    certainty = []
-    for scale in (10, 1, 0.1):
-        stats = s.search(SearchParams(algorithm="uct", iterations=400, seed=3, rollout_depth=1, eval_scale=scale, solver=0, epsilon=0)).stats
-        assert all(st.mean_reward > 0.5 for st in stats)
-        certainty.append(sum(st.visits * st.mean_reward for st in stats) / sum(st.visits for st in stats) - 0.5)
-    assert certainty[0] < certainty[1] < certainty[2]
-
-
-def test_truncated_rollouts_need_a_game_with_an_evaluation():
-    s = kibitz.Game("goofspiel").new_initial_state(seed=1)
-    while s.is_chance():
-        s.apply(s.sample_chance(1))
-    with pytest.raises(kibitz.OptionError, match="rollout_depth"):
-        s.search(SearchParams(iterations=10, rollout_depth=3), seat=0)
-    with pytest.raises(kibitz.OptionError, match="eval_scale"):
-        SearchParams(eval_scale=0)
+@pytest.mark.parametrize("spec", ["ismcts:mast=0.5", "uct:backup=paranoid", "ismcts:rollout_depth=4", "ismcts:infer_pool=256"])
+def test_a_spec_naming_a_removed_parameter_is_refused_with_the_reason(spec):
+    key = spec.split(":")[1].split("=")[0]
+    with pytest.raises(kibitz.OptionError, match=f"search parameter '{key}' was removed: measured and not kept"):
+        kibitz.make_bot(spec)
+    with pytest.raises(kibitz.OptionError, match="unknown search parameter 'no_such_thing'"):
+        kibitz.make_bot("ismcts:no_such_thing=1")

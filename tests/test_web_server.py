@@ -23,6 +23,7 @@ from starlette.websockets import WebSocketDisconnect
 
 import kibitz
 from kibitz.cli import main
+from kibitz.errors import OptionError
 from kibitz.match import replay
 from kibitz.records import GameRecord
 from kibitz.web import create_app
@@ -210,13 +211,34 @@ def test_the_games_with_their_options_and_seat_menus(client: TestClient) -> None
     assert {"layout", "start", "q", "tiebreak"} <= {o["name"] for o in games["yucata"]["options"]}
     specs = [b["spec"] for b in games["yak"]["bots"]]
     assert {"random", "greedy", "expert", "ismcts:preset=yak/strong"} <= set(specs)
-    assert info["limits"]["maxIterations"] == FAST.max_iterations and info["limits"]["plugins"] is False
+    assert info["limits"]["maxIterations"] == FAST.max_iterations and "kibitz.plugins.yak" in info["limits"]["plugins"] and "os" not in info["limits"]["plugins"]
+
+
+def test_the_seat_menu_offers_the_difficulty_levels_for_their_player_counts(client: TestClient) -> None:
+    games = {g["name"]: g for g in client.get("/api/games").json()["games"]}
+    ladder = kibitz.levels.levels("yucata", 2)
+    offered = [b for b in games["yucata"]["bots"] if b["group"] == "Difficulty levels"]
+    assert [(b["label"], b["spec"], b["players"]) for b in offered] == [(lv.name, lv.spec, [2]) for lv in ladder]
+    assert all(str(lv.rating) in b["summary"] for lv, b in zip(ladder, offered))
+    assert not [b for b in games["canasta_tiles"]["bots"] if "players" in b]  # no ladder yet: no level offered
+
+
+def test_a_level_sits_at_a_table_and_plays(client: TestClient) -> None:
+    table = open_table(client, "yucata", [person("Ana"), bot("level=2")], start=0)
+    browser = Browser(client, table["table"], table["ticket"])
+    last = play_out(browser, random.Random(2))
+    assert GameRecord.from_json(last["record"]).specs[1] == "level=2"
+    response = client.post("/api/tables", json={"game": "canasta_tiles", "options": {}, "seats": [person(), bot("level=1"), bot("greedy"), bot("greedy")], "seed": 1})
+    assert response.status_code == 400 and "no difficulty levels" in response.text
 
 
 def test_the_seat_menu_leaves_out_bots_beyond_the_limits() -> None:
     with TestClient(create_app(Limits(max_iterations=5000, hint_bot="ismcts:iterations=100"))) as small:
-        specs = {b["spec"] for g in small.get("/api/games").json()["games"] if g["name"] == "yak" for b in g["bots"]}
-    assert "ismcts:preset=yak/fast" in specs and "ismcts:preset=yak/strong" not in specs
+        menus = {g["name"]: {b["spec"] for b in g["bots"]} for g in small.get("/api/games").json()["games"]}
+    assert "ismcts:preset=yak/fast" in menus["yak"] and "ismcts:preset=yak/strong" not in menus["yak"]
+    # the top level of two-player Yucata' is the strong preset, 20,000 iterations; the levels below it fit
+    top = kibitz.levels.levels("yucata", 2)[-1]
+    assert top.spec not in menus["yucata"] and "level=1" in menus["yucata"]
 
 
 @pytest.mark.parametrize(
@@ -244,7 +266,7 @@ def test_the_seat_menu_leaves_out_bots_beyond_the_limits() -> None:
         ('{"game": "yucata", "seats": [{"kind": "person"}, {"kind": "bot", "spec": "ismcts:threads=64"}]}', "--max-threads"),
         ('{"game": "yucata", "seats": [{"kind": "person"}, {"kind": "bot", "spec": "ismcts:memory_mb=50000"}]}', "--max-memory-mb"),
         ('{"game": "yucata", "seats": [{"kind": "person"}, {"kind": "bot", "spec": "ismcts:iterations=0"}]}', "time_ms"),
-        ('{"game": "yucata", "seats": [{"kind": "person"}, {"kind": "bot", "spec": "ismcts:plugin=os"}]}', "plug-ins"),
+        ('{"game": "yucata", "seats": [{"kind": "person"}, {"kind": "bot", "spec": "ismcts:plugin=os"}]}', "plug-in 'os' is not allowed"),
         ('{"game": "yucata", "seats": [{"kind": "person"}, {"kind": "bot", "spec": "ismcts:c=\\u00e9"}]}', "non-ASCII"),
         ('{"game": "yucata", "seats": [{"kind": "person"}, {"kind": "bot", "spec": "random"}], "seed": 1e400}', "seed"),
         ('{"game": "yucata", "seats": [{"kind": "person"}, {"kind": "bot", "spec": "random"}], "seed": 99999999999999999999999999}', "seed"),
@@ -677,9 +699,18 @@ def test_bot_specs_within_the_limits() -> None:
     limits = Limits(max_iterations=1000, max_threads=1, hint_bot="ismcts:iterations=100")
     assert check_bot_spec(" greedy ", limits) == "greedy"
     assert check_bot_spec("ismcts:iterations=1000", limits) == "ismcts:iterations=1000"
-    for spec, named in [("ismcts", "iterations=10000"), ("ismcts:iterations=500,threads=2", "threads=2"), ("ismcts:plugin=kibitz.plugins.yak", "plug-ins")]:
+    for spec, named in [("ismcts", "iterations=10000"), ("ismcts:iterations=500,threads=2", "threads=2")]:
         with pytest.raises(LimitError, match=named):
             check_bot_spec(spec, limits)
+    # plug-ins: the shipped examples load, any module not allowed is refused before it is imported
+    assert check_bot_spec("ismcts:iterations=100,plugin=kibitz.plugins.yak", limits) == "ismcts:iterations=100,plugin=kibitz.plugins.yak"
+    with pytest.raises(OptionError, match="plug-in 'os' is not allowed.*--allow-plugin"):
+        check_bot_spec("ismcts:iterations=100,plugin=os", limits)
+    with pytest.raises(LimitError, match="iterations=20000"):  # the top level, the strong preset
+        check_bot_spec(kibitz.levels.levels("yucata", 2)[-1].spec, limits, game=kibitz.Game("yucata", players=2))
+    with pytest.raises(LimitError, match="a difficulty level is a search of one game"):
+        check_bot_spec("level=1", limits)
+    assert check_bot_spec("level=1", limits, game=kibitz.Game("yucata", players=2)) == "level=1"
     with pytest.raises(LimitError, match="--max-time-ms: -1 is negative"):
         Limits(max_time_ms=-1)
     with pytest.raises(LimitError, match="hint bot"):

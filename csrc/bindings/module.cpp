@@ -113,6 +113,7 @@ PYBIND11_MODULE(_core, m) {
       .def_readonly("max_actions", &GameInfo::max_actions)
       .def_readonly("max_chance_outcomes", &GameInfo::max_chance_outcomes)
       .def_readonly("chance", &GameInfo::chance)
+      .def_readonly("notation_version", &GameInfo::notation_version)
       .def("initial", [](const GameInfo& g, const std::map<std::string, std::string>& o, std::uint64_t seed) { return g.initial(o, seed); })
       .def("from_string", [](const GameInfo& g, const std::string& t) { return g.from_string(t); })
       .def("from_view", [](const GameInfo& g, const std::string& t) { return g.from_view(t); })
@@ -133,7 +134,9 @@ PYBIND11_MODULE(_core, m) {
   py::class_<search::Progress>(m, "Progress")
       .def(py::init<>())
       .def_property_readonly("iterations", [](const search::Progress& p) { return p.iterations.load(); })
-      .def("root_stats", &search::Progress::root_stats);
+      .def("root_stats", &search::Progress::root_stats)
+      .def("root_value", [](const search::Progress& p) { return search::root_value(p.root_stats()); },
+           "the visit-weighted mean reward of root_stats(), as a finished search's root_value");
 
   // Params: every row of the table (search/param_table.h) as a property under its Python name and
   // with its Python type, and the hooks that are no row of it.
@@ -169,11 +172,6 @@ PYBIND11_MODULE(_core, m) {
       .def_readonly("mean_reward", &search::ActionStats::mean_reward)
       .def_readonly("probability", &search::ActionStats::probability)
       .def_readonly("proof", &search::ActionStats::proof);
-  py::class_<search::HistoryStats>(m, "HistoryStats")
-      .def_readonly("seat", &search::HistoryStats::seat)
-      .def_readonly("action", &search::HistoryStats::action)
-      .def_readonly("count", &search::HistoryStats::count)
-      .def_readonly("mean_reward", &search::HistoryStats::mean_reward);
   py::class_<search::Result>(m, "Result")
       .def_readonly("action", &search::Result::action)
       .def_readonly("stats", &search::Result::stats)
@@ -182,8 +180,7 @@ PYBIND11_MODULE(_core, m) {
       .def_readonly("seconds", &search::Result::seconds)
       .def_readonly("root_value", &search::Result::root_value)
       .def_readonly("forced", &search::Result::forced)
-      .def_readonly("tree_full", &search::Result::tree_full)
-      .def_readonly("history", &search::Result::history);
+      .def_readonly("tree_full", &search::Result::tree_full);
   m.def("root_value", &search::root_value, "visit-weighted mean reward of root statistics");
   m.attr("TREE_BYTES_PER_NODE") = sizeof(search::Node);
   py::class_<search::SolveResult>(m, "SolveResult")

@@ -200,24 +200,14 @@ concept HasEvalWeights = requires(const S s, int seat, const double* weights) {
   { s.evaluate(seat, weights) } -> std::convertible_to<double>;
 };
 
-// A cut-off evaluation for truncated rollouts (Params::rollout_depth): the greedy evaluation
-// above and `static constexpr double kEvalScale`: the search reads each team's chance to win as
-// the softmax of the teams' evaluations over that scale, so a difference of one scale between
-// two teams is odds of e : 1 (73 % against 27 %). The scale is in the game's own units; the
-// search's eval_scale multiplies it.
-template <class S>
-concept HasCutoffEvaluation = HasEvalWeights<S> && requires {
-  { S::kEvalScale } -> std::convertible_to<double>;
-};
-
 // decision_log_likelihood(observer, turns, temperature, epsilon, weights, rng) on a
 // determinization for `observer`: the log-likelihood of the other seats' last `turns` decisions
 // given the hidden cards this state assigns them, under a model of play (the game's rollout
 // policy with `weights`, its kPolicyWeights: a move the policy scores r below the best the hand
 // allowed is worth exp(-r / temperature), at least `epsilon`). `rng` is for whatever the history
-// leaves open. With Params::infer_pool the SO- and MO-ISMCTS searches weight their root
-// determinizations by it (policy-based inference, Solinas, Rebstock & Buro 2019;
-// docs/architecture.md §4).
+// leaves open. A research tool (bench/inference_overlap.py): policy-based inference (Solinas,
+// Rebstock & Buro 2019) weighted the searches' root determinizations by it until measurements
+// found no gain (docs/research-log/).
 template <class S>
 concept HasDecisionLikelihood = requires(const S s, int seat, double x, const double* weights, Rng& rng) {
   { s.decision_log_likelihood(seat, seat, x, x, weights, rng) } -> std::convertible_to<double>;

@@ -322,9 +322,6 @@ class State {
       {"area", 6, -1000, 1000, "per field of the player's largest area (A(p) of §7.2)"},
       {"stones", 0.1, -1000, 1000, "per stone of the player's largest area (B(p) of §7.2)"},
   }};
-  // The difference between two seats' evaluate() that truncated rollouts read as odds of e : 1
-  // (each evaluation counts one open line of three as 27).
-  static constexpr double kEvalScale = 30;
   double evaluate(int seat, const double* weights) const;
   double evaluate(int seat) const { return evaluate(seat, kDefaultEval.data()); }
 

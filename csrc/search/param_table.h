@@ -28,26 +28,9 @@ enum class Rollout { kHeuristic, kRandom };
 enum class FinalMove { kMostVisits, kBestMean };
 
 // What a simulated game is worth to each seat: its return (win 1, a k-way shared win 1/k,
-// else 0) mixed with a graded result, so that games no seat wins outright still tell places
-// apart: kRank by the final ranking ((n - rank) / (n - 1)), kScore by the score between the
-// lowest and the highest (1/2 when all are equal). kMargin by how far the seat's score leads
-// (or trails) the best score of another team, as 1/2 + tanh(margin / m) / 2 with m the
-// root-mean-square margin of the search's games so far: the size of a win or loss, in the
-// game's own spread of results, which a two-team game's kScore (0 or 1) cannot tell.
-enum class Shaping { kNone, kRank, kScore, kMargin };
-
-// What a node adds for the player who chose its edge. kMaxN: that player's own reward.
-// kParanoid (Sturtevant & Korf 2000; in MCTS, Nijssen & Winands, "Search Policies in
-// Multi-Player Games", ICGA J. 2013): every seat outside the searching seat's team plays
-// against it, so its nodes add one minus the searching seat's reward, and the searching
-// team's nodes add that reward. With two teams whose rewards sum to 1 the two are the same.
-// kBestReply: best-reply search in MCTS (Schadd & Winands, "Best Reply Search for Multiplayer
-// Games", IEEE TCIAIG 2011; in MCTS, Nijssen & Winands 2013; the other opponents playing a
-// policy move rather than passing, as Esser et al.'s BRS+, 2013): of the opponents' turns
-// between two turns of the searching team, one opponent (the replier, chosen in the tree)
-// plays against the searching seat as under paranoid and the others play the rollout policy's
-// move outside the tree. Single-tree algorithms only (not mo_ismcts).
-enum class Backup { kMaxN, kParanoid, kBestReply };
+// else 0), or under kRank its return mixed with its final ranking ((n - rank) / (n - 1)), so
+// that games no seat wins outright still tell places apart.
+enum class Shaping { kNone, kRank };
 
 // How each choosing seat selects at a simultaneous node, from its own statistics there
 // (decoupled; Lanctot, Lisý & Winands, "Monte Carlo Tree Search in Simultaneous Move Games with
@@ -109,6 +92,13 @@ struct ParamRow {
     .help = "root-parallel search threads")                                                                                           \
   X(FinalMove, final_move, "final", .choices = "visits mean",                                                                         \
     .help = "the move played: most visited (visits) or best mean reward (mean)")                                                      \
+  /* The final-move policy (search/move_choice.h); the difficulty levels play with a temperature. */ \
+  X(double, temperature, "temperature", .value = 0, .low = 0, .high = 1, .option = "Temperature",                                     \
+    .help = "the move played is drawn among the searched moves not proven lost that have at least temperature_visits of the most "  \
+            "visited one's visits, with probability proportional to exp((its mean reward - the best of theirs) / temperature); a "     \
+            "proven win is always played; 0: the final rule's move")                                                                  \
+  X(double, temperature_visits, "temperature_visits", .value = 0.1, .low = 0, .high = 1, .option = "TemperatureVisits",            \
+    .help = "temperature: the least share of the most visited move's visits a move needs to be drawn")                               \
   X(std::uint64_t, seed, "seed", .value = 0, .low = 0, .high = kMaxSeed, .tunable = false, .option = "Seed",                          \
     .help = "every random choice of the search")                                                                                      \
   X(int, solve_stones, "solve_stones", .value = 26, .low = 0, .high = 64, .option = "SolveStones",                                    \
@@ -121,29 +111,10 @@ struct ParamRow {
   X(int, memory_mb, "memory_mb", .value = 512, .low = 1, .high = 1 << 20, .tunable = false, .option = "Hash", .aliases = "hash",      \
     .help = "memory for the search trees in MiB, over all threads; at the cap the trees stop growing and the search goes on "         \
             "iterating from their leaves")                                                                                            \
-  X(Shaping, shaping, "shaping", .choices = "none rank score margin", .option = "Shaping",                                             \
-    .help = "what a simulated game is worth beyond its return: none, rank ((n - rank) / (n - 1)), score (between the lowest and "     \
-            "highest score) or margin (the lead over the best other team's score, 1/2 + tanh(lead / its root-mean-square over the "   \
-            "search's games) / 2), mixed in with shaping_weight")                                                                     \
+  X(Shaping, shaping, "shaping", .choices = "none rank", .option = "Shaping",                                                        \
+    .help = "what a simulated game is worth beyond its return: none, or rank ((n - rank) / (n - 1)), mixed in with shaping_weight")    \
   X(double, shaping_weight, "shaping_weight", .value = 0.25, .low = 0, .high = 1, .option = "ShapingWeight",                          \
-    .help = "reward = (1 - w) * return + w * the shaped result; 0 = return only")                                                     \
-  X(Backup, backup, "backup", .choices = "maxn paranoid best_reply", .option = "Backup",                                              \
-    .help = "what a node adds for the seat that chose it: maxn (its own reward), paranoid (every seat outside the searching team "    \
-            "plays against it: one minus the searching seat's reward) or best_reply (of the opponents' turns between two of the "    \
-            "searching team's, one opponent chosen in the tree plays against it, the others play the rollout policy; not mo_ismcts)") \
-  /* MAST (Finnsson & Björnsson 2008), epsilon-greedy (Tak, Winands & Björnsson 2012). */ \
-  X(double, mast, "mast", .value = 0, .low = 0, .high = 1, .option = "MAST",                                                          \
-    .help = "MAST: this share of rollout decisions takes the mover's best action by its mean reward in the search so far "            \
-            "(epsilon-greedy with mast_epsilon), the others follow the rollout policy; 0 = off")                                      \
-  X(double, mast_epsilon, "mast_epsilon", .value = 0.4, .low = 0, .high = 1, .option = "MASTEpsilon",                                 \
-    .help = "MAST decisions play a uniform random move with this probability")                                                        \
-  /* Progressive History (Nijssen & Winands 2011). */ \
-  X(double, progressive_history, "progressive_history", .value = 0, .low = 0, .high = 100, .option = "ProgressiveHistory", \
-    .help = "Progressive History weight W: selection adds W * the move's MAST mean / (visits * (1 - mean) + 1); 0 = off")            \
-  /* Progressive bias (Chaslot et al. 2008). */ \
-  X(double, progressive_bias, "progressive_bias", .value = 0, .low = 0, .high = 100, .option = "ProgressiveBias",        \
-    .help = "progressive bias weight W from the rollout policy: at each selection the move the policy plays there gains "             \
-            "W / (visits + 1); 0 = off")                                                                                              \
+    .help = "reward = (1 - w) * return + w * the graded rank; 0 = return only")                                                     \
   /* An opponent model inside the tree: max^n assumes every seat maximises its own reward. */ \
   X(double, opponent_policy, "opponent_policy", .value = 0, .low = 0, .high = 1, .option = "OpponentPolicy",                        \
     .help = "opponent model: at a decision of a seat outside the searching team the tree plays the rollout policy's move with "    \
@@ -153,20 +124,6 @@ struct ParamRow {
     .help = "where each other seat's share of rollout-policy moves in the tree comes from: fixed (opponent_policy for every seat) " \
             "or adaptive (estimated per seat from its moves so far in the game: how likely each was under the rollout policy "   \
             "and under a search with this bot's parameters)")                                                                       \
-  /* Policy-based inference (Solinas, Rebstock & Buro 2019): games with decision_log_likelihood (game.h). */ \
-  X(int, infer_pool, "infer_pool", .value = 0, .low = 0, .high = 100'000, .algorithms = uses(Algorithm::kSoIsmcts) | uses(Algorithm::kMoIsmcts), \
-    .option = "InferPool",                                                                                                            \
-    .help = "SO-/MO-ISMCTS: draw this many determinizations once per search, weight each by the likelihood of the other seats' "     \
-            "recent decisions under the rollout policy, and draw every iteration's determinization from them by weight; 0 = off "   \
-            "(a fresh uniform determinization per iteration); ignored by games without the likelihood")                             \
-  X(int, infer_turns, "infer_turns", .value = 4, .low = 0, .high = 1000, .algorithms = uses(Algorithm::kSoIsmcts) | uses(Algorithm::kMoIsmcts), \
-    .option = "InferTurns", .help = "inference: how many of each other seat's last decisions the likelihood reads")                 \
-  X(double, infer_temperature, "infer_temperature", .value = 1e4, .low = 1e-3, .high = 1e9, .log = true,                              \
-    .algorithms = uses(Algorithm::kSoIsmcts) | uses(Algorithm::kMoIsmcts), .option = "InferTemperature",                              \
-    .help = "inference: a move the rollout policy scores r points below the best the hand allowed has likelihood exp(-r / this), "  \
-            "at least infer_epsilon (an unanswered threat costs 10^6: the default reads only passed-up wins and threats)")           \
-  X(double, infer_epsilon, "infer_epsilon", .value = 0.1, .low = 0, .high = 1, .algorithms = uses(Algorithm::kSoIsmcts) | uses(Algorithm::kMoIsmcts), \
-    .option = "InferEpsilon", .help = "inference: the least likelihood of a move, e.g. one that passes up a win the hand had")       \
   X(Simultaneous, simultaneous, "simultaneous", .choices = "duct rm exp3", .option = "Simultaneous",                                  \
     .help = "how each choosing seat selects at a simultaneous node, from its own statistics: duct (decoupled UCT, with c; the "       \
             "strongest in Yak), rm (regret matching, the move played drawn from the average strategy; the least exploitable in "      \
@@ -177,13 +134,6 @@ struct ParamRow {
     .help = "1: at a simultaneous node where other seats have chosen already (a position read from a sequential record), take back "  \
             "the choices this seat has not seen and search them as simultaneous; 0: determinizations guess them uniformly (a "        \
             "baseline)")                                                                                                              \
-  X(int, rollout_depth, "rollout_depth", .value = 0, .low = 0, .high = 100000, .option = "RolloutDepth",                             \
-    .help = "truncated rollouts: decisions played after the tree before the game's own evaluation scores the position (each "     \
-            "team's chance a softmax of the teams' evaluations over the game's scale times eval_scale); 0 = play every rollout to "  \
-            "the end")                                                                                                                \
-  X(double, eval_scale, "eval_scale", .value = 1, .low = 0.01, .high = 100, .log = true, .option = "EvalScale",                       \
-    .help = "truncated rollouts: the difference between two teams' evaluations, in units of the game's declared scale, that "     \
-            "counts as odds of e:1")                                                                                                  \
   X(int, eval_depth, "eval_depth", .value = 0, .low = 0, .high = 100000, .option = "EvalDepth",                                       \
     .help = "with a plug-in leaf evaluator (kibitz.plugins): rollout decisions played after the tree before the evaluator scores "   \
             "the position; 0 = it scores the leaf itself; ignored without one")

@@ -36,15 +36,6 @@ void merge_root(RootTable& into, const RootTable& from) {
   }
 }
 
-std::vector<HistoryStats> merged_history(const std::vector<HistoryTable>& tables) {
-  HistoryTable sum;
-  for (const HistoryTable& table : tables)
-    for (const auto& [key, t] : table) sum[key].first += t.first, sum[key].second += t.second;
-  std::vector<HistoryStats> stats;
-  for (const auto& [key, t] : sum) stats.push_back({key.first, key.second, t.first, t.second / t.first});
-  return stats;
-}
-
 std::vector<ActionStats> Progress::root_stats() const {
   RootTable merged;
   std::lock_guard lock(mutex_);

@@ -42,24 +42,12 @@ struct RootTotals {
 };
 using RootTable = std::map<Action, RootTotals>;
 
-// The MAST table (Params::mast, progressive_history): per (seat, action), how many times the
-// seat played it in the simulated games and their summed reward; and as the Result lists it.
-using HistoryTable = std::map<std::pair<int, Action>, std::pair<std::uint64_t, double>>;
-struct HistoryStats {
-  int seat;
-  Action action;
-  std::uint64_t count;
-  double mean_reward;  // the reward the seat's nodes back up (Params::backup)
-};
-
 // One entry per visited action, most visited first; and their visit-weighted mean reward.
 std::vector<ActionStats> sorted_stats(const RootTable& table);
 // Adds one tree's (or thread's) root totals into `into`; a proof in either is kept (proofs
 // are sound, so two never disagree).
 void merge_root(RootTable& into, const RootTable& from);
 double root_value(const std::vector<ActionStats>& stats);
-// The threads' MAST tables summed, by seat and action.
-std::vector<HistoryStats> merged_history(const std::vector<HistoryTable>& tables);
 
 // Read from another thread while a search runs (the protocol's periodic `info`): iterations
 // completed so far over all threads (updated every 16 iterations), and each thread's root
@@ -108,7 +96,6 @@ struct Result {
   double root_value = 0;  // visit-weighted mean reward of the root for the searching seat
   bool forced = false;     // one legal move: answered at once, nothing searched
   bool tree_full = false;  // the memory budget was reached: the trees stopped growing
-  std::vector<HistoryStats> history;  // the MAST table, by seat and action; empty when unused
 };
 
 }  // namespace kibitz::search

@@ -26,7 +26,6 @@ from kibitz.game import (
     ActionStat,
     Game,
     GameMetadata,
-    HistoryStat,
     JointMove,
     SearchProgress,
     SearchResult,
@@ -36,6 +35,8 @@ from kibitz.game import (
     games,
     notation_fields,
 )
+from kibitz import levels  # difficulty levels: kibitz.levels.levels(game, players)
+from kibitz.levels import Level, LevelRating
 from kibitz.match import MatchResult, Participant, play_game, replay, run_match
 from kibitz.params import SearchParams
 from kibitz.records import GameRecord
@@ -52,9 +53,10 @@ __all__ = [
     "GameMetadata",
     "GameRecord",
     "GreedyBot",
-    "HistoryStat",
     "IllegalMoveError",
     "JointMove",
+    "Level",
+    "LevelRating",
     "MatchResult",
     "NotationError",
     "OptionError",
@@ -71,6 +73,7 @@ __all__ = [
     "UnknownGameError",
     "View",
     "games",
+    "levels",
     "make_bot",
     "notation_fields",
     "parse_spec",

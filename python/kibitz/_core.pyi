@@ -8,7 +8,7 @@ import numpy
 import numpy.typing
 import typing
 import typing_extensions
-__all__: list[str] = ['ActionStats', 'CHANCE', 'GameInfo', 'HistoryStats', 'IllegalMoveError', 'JOINT_SEPARATOR', 'NotationError', 'OptionError', 'PLUGIN_ABI_VERSION', 'PLUGIN_CAPSULE', 'Params', 'PluginError', 'PolicyWeight', 'Progress', 'Proof', 'PythonPlugin', 'Result', 'SIMULTANEOUS', 'SolveResult', 'State', 'StopFlag', 'TERMINAL', 'TREE_BYTES_PER_NODE', 'UNOBSERVED', 'UnknownGameError', 'find_game', 'games', 'parameter_table', 'plugin_choose', 'plugin_evaluate', 'plugin_info', 'plugin_subset', 'root_value']
+__all__: list[str] = ['ActionStats', 'CHANCE', 'GameInfo', 'IllegalMoveError', 'JOINT_SEPARATOR', 'NotationError', 'OptionError', 'PLUGIN_ABI_VERSION', 'PLUGIN_CAPSULE', 'Params', 'PluginError', 'PolicyWeight', 'Progress', 'Proof', 'PythonPlugin', 'Result', 'SIMULTANEOUS', 'SolveResult', 'State', 'StopFlag', 'TERMINAL', 'TREE_BYTES_PER_NODE', 'UNOBSERVED', 'UnknownGameError', 'find_game', 'games', 'parameter_table', 'plugin_choose', 'plugin_evaluate', 'plugin_info', 'plugin_subset', 'root_value']
 class IllegalMoveError(ValueError):
     pass
 class NotationError(ValueError):
@@ -165,6 +165,9 @@ class GameInfo:
     def name(self) -> str:
         ...
     @property
+    def notation_version(self) -> int:
+        ...
+    @property
     def options(self) -> list[tuple[str, str]]:
         ...
     @property
@@ -187,6 +190,10 @@ class Progress:
         ...
     def root_stats(self) -> list[ActionStats]:
         ...
+    def root_value(self) -> float:
+        """
+        the visit-weighted mean reward of root_stats(), as a finished search's root_value
+        """
     @property
     def iterations(self) -> int:
         ...
@@ -206,14 +213,6 @@ class Params:
         """
     @algorithm.setter
     def algorithm(self, arg1: str) -> None:
-        ...
-    @property
-    def backup(self) -> str:
-        """
-        what a node adds for the seat that chose it: maxn (its own reward), paranoid (every seat outside the searching team plays against it: one minus the searching seat's reward) or best_reply (of the opponents' turns between two of the searching team's, one opponent chosen in the tree plays against it, the others play the rollout policy; not mo_ismcts)
-        """
-    @backup.setter
-    def backup(self, arg1: str) -> None:
         ...
     @property
     def c(self) -> float:
@@ -248,14 +247,6 @@ class Params:
     def eval_depth(self, arg1: int) -> None:
         ...
     @property
-    def eval_scale(self) -> float:
-        """
-        truncated rollouts: the difference between two teams' evaluations, in units of the game's declared scale, that counts as odds of e:1
-        """
-    @eval_scale.setter
-    def eval_scale(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
-        ...
-    @property
     def final(self) -> str:
         """
         the move played: most visited (visits) or best mean reward (mean)
@@ -264,60 +255,12 @@ class Params:
     def final(self, arg1: str) -> None:
         ...
     @property
-    def infer_epsilon(self) -> float:
-        """
-        inference: the least likelihood of a move, e.g. one that passes up a win the hand had
-        """
-    @infer_epsilon.setter
-    def infer_epsilon(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
-        ...
-    @property
-    def infer_pool(self) -> int:
-        """
-        SO-/MO-ISMCTS: draw this many determinizations once per search, weight each by the likelihood of the other seats' recent decisions under the rollout policy, and draw every iteration's determinization from them by weight; 0 = off (a fresh uniform determinization per iteration); ignored by games without the likelihood
-        """
-    @infer_pool.setter
-    def infer_pool(self, arg1: int) -> None:
-        ...
-    @property
-    def infer_temperature(self) -> float:
-        """
-        inference: a move the rollout policy scores r points below the best the hand allowed has likelihood exp(-r / this), at least infer_epsilon (an unanswered threat costs 10^6: the default reads only passed-up wins and threats)
-        """
-    @infer_temperature.setter
-    def infer_temperature(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
-        ...
-    @property
-    def infer_turns(self) -> int:
-        """
-        inference: how many of each other seat's last decisions the likelihood reads
-        """
-    @infer_turns.setter
-    def infer_turns(self, arg1: int) -> None:
-        ...
-    @property
     def iterations(self) -> int:
         """
         iterations per search; 0: no iteration budget; by default 10000, or none when a time is given
         """
     @iterations.setter
     def iterations(self, arg1: int) -> None:
-        ...
-    @property
-    def mast(self) -> float:
-        """
-        MAST: this share of rollout decisions takes the mover's best action by its mean reward in the search so far (epsilon-greedy with mast_epsilon), the others follow the rollout policy; 0 = off
-        """
-    @mast.setter
-    def mast(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
-        ...
-    @property
-    def mast_epsilon(self) -> float:
-        """
-        MAST decisions play a uniform random move with this probability
-        """
-    @mast_epsilon.setter
-    def mast_epsilon(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
         ...
     @property
     def memory_mb(self) -> int:
@@ -356,22 +299,6 @@ class Params:
     def policy(self, arg0: collections.abc.Sequence[tuple[str, typing.SupportsFloat | typing.SupportsIndex]]) -> None:
         ...
     @property
-    def progressive_bias(self) -> float:
-        """
-        progressive bias weight W from the rollout policy: at each selection the move the policy plays there gains W / (visits + 1); 0 = off
-        """
-    @progressive_bias.setter
-    def progressive_bias(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
-        ...
-    @property
-    def progressive_history(self) -> float:
-        """
-        Progressive History weight W: selection adds W * the move's MAST mean / (visits * (1 - mean) + 1); 0 = off
-        """
-    @progressive_history.setter
-    def progressive_history(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
-        ...
-    @property
     def reopen_choices(self) -> int:
         """
         1: at a simultaneous node where other seats have chosen already (a position read from a sequential record), take back the choices this seat has not seen and search them as simultaneous; 0: determinizations guess them uniformly (a baseline)
@@ -388,14 +315,6 @@ class Params:
     def rollout(self, arg1: str) -> None:
         ...
     @property
-    def rollout_depth(self) -> int:
-        """
-        truncated rollouts: decisions played after the tree before the game's own evaluation scores the position (each team's chance a softmax of the teams' evaluations over the game's scale times eval_scale); 0 = play every rollout to the end
-        """
-    @rollout_depth.setter
-    def rollout_depth(self, arg1: int) -> None:
-        ...
-    @property
     def seed(self) -> int:
         """
         every random choice of the search
@@ -406,7 +325,7 @@ class Params:
     @property
     def shaping(self) -> str:
         """
-        what a simulated game is worth beyond its return: none, rank ((n - rank) / (n - 1)), score (between the lowest and highest score) or margin (the lead over the best other team's score, 1/2 + tanh(lead / its root-mean-square over the search's games) / 2), mixed in with shaping_weight
+        what a simulated game is worth beyond its return: none, or rank ((n - rank) / (n - 1)), mixed in with shaping_weight
         """
     @shaping.setter
     def shaping(self, arg1: str) -> None:
@@ -414,7 +333,7 @@ class Params:
     @property
     def shaping_weight(self) -> float:
         """
-        reward = (1 - w) * return + w * the shaped result; 0 = return only
+        reward = (1 - w) * return + w * the graded rank; 0 = return only
         """
     @shaping_weight.setter
     def shaping_weight(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
@@ -450,6 +369,22 @@ class Params:
         """
     @solver.setter
     def solver(self, arg1: int) -> None:
+        ...
+    @property
+    def temperature(self) -> float:
+        """
+        the move played is drawn among the searched moves not proven lost that have at least temperature_visits of the most visited one's visits, with probability proportional to exp((its mean reward - the best of theirs) / temperature); a proven win is always played; 0: the final rule's move
+        """
+    @temperature.setter
+    def temperature(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def temperature_visits(self) -> float:
+        """
+        temperature: the least share of the most visited move's visits a move needs to be drawn
+        """
+    @temperature_visits.setter
+    def temperature_visits(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
         ...
     @property
     def threads(self) -> int:
@@ -524,28 +459,12 @@ class Proof:
     @property
     def value(self) -> int:
         ...
-class HistoryStats:
-    @property
-    def action(self) -> int:
-        ...
-    @property
-    def count(self) -> int:
-        ...
-    @property
-    def mean_reward(self) -> float:
-        ...
-    @property
-    def seat(self) -> int:
-        ...
 class Result:
     @property
     def action(self) -> int:
         ...
     @property
     def forced(self) -> bool:
-        ...
-    @property
-    def history(self) -> list[HistoryStats]:
         ...
     @property
     def iterations(self) -> int:

@@ -3,6 +3,7 @@
     kibitz games                                   list the games and their options
     kibitz play just4fun_colours --bots ismcts greedy --seed 3
     kibitz play just4fun_colours --human 0         play seat 0 yourself
+    kibitz play yucata --human 0 --level 3         against difficulty level 3 (docs/levels.md)
     kibitz match just4fun_colours --bots ismcts:iterations=500 greedy --games 100 --out games.jsonl
     kibitz match just4fun_colours --bots greedy --engine "kibitz engine" --movetime 200
     kibitz match just4fun_colours --bots ismcts:c=1.2 ismcts --sprt elo0=0 elo1=20 --games 5000
@@ -37,10 +38,11 @@ from typing import Any, cast
 
 from rich.console import Console
 
-from kibitz import __version__
-from kibitz.bots import ALGORITHM_NAMES, Bot, make_bot, parameter_sets, presets
+from kibitz import __version__, levels, plugins
+from kibitz.bots import ALGORITHM_NAMES, LEVEL_KEY, Bot, make_bot, parameter_sets, presets
 from kibitz.errors import IllegalMoveError, NotationError, OptionError, UnknownGameError
 from kibitz.game import CHANCE, Game, State, View, games
+from kibitz.levels import level_number
 from kibitz.match import (
     BACKENDS,
     SCHEDULES,
@@ -86,6 +88,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     try:
         with _warnings_as_lines():
+            plugins.allow(*getattr(args, "allow_plugin", []))
             code = int(args.run(args))
             sys.stdout.flush()  # a closed pipe shows here, not as a traceback at exit
             return code
@@ -145,9 +148,9 @@ def _parser() -> argparse.ArgumentParser:
         "--bots",
         nargs="+",
         metavar="SPEC",
-        default=DEFAULT_PLAY_BOTS,
         help="bot specs, assigned to the seats in turn (default: two ismcts:iterations=2000)",
     )
+    play.add_argument("--level", metavar="N", help="every bot plays difficulty level N (the spec level=N; see docs/levels.md)")
     play.add_argument("--seed", type=int, help="seed of the deal, the chance outcomes and the bots (default: random)")
     play.add_argument("--human", type=int, metavar="SEAT", help="play this seat yourself, typing moves")
     play.set_defaults(run=play_command)
@@ -254,6 +257,8 @@ def _parser() -> argparse.ArgumentParser:
             help=f"{item.metadata['help']} (default {item.default})",
         )
     serve.set_defaults(run=serve_command)
+    for taking_specs in (play, match, referee, tune_parser, engine, serve):
+        taking_specs.add_argument(plugins.ALLOW_FLAG, action="append", default=[], metavar="MODULE", help=plugins.ALLOW_HELP)
     return parser
 
 
@@ -287,7 +292,13 @@ def _add_tournament_arguments(parser: argparse.ArgumentParser) -> None:
         "--schedule",
         choices=SCHEDULES,
         default="round-robin",
-        help="with more players than seats: every table of players (round-robin), or the first player against the rest (gauntlet)",
+        help="with more players than seats: every table of players (round-robin), the first player against the rest (gauntlet), "
+        "or players listed weakest first meeting the next ones (ladder: in two-player games each meets the next two)",
+    )
+    parser.add_argument(
+        "--anchor",
+        metavar="NAME",
+        help="with three or more players at tables of two: the player at 0 on their one Elo scale (default: the first)",
     )
     parser.add_argument(
         "--no-duplicate",
@@ -376,6 +387,11 @@ def play_command(args: argparse.Namespace) -> int:
     """``kibitz play``: one game, printed move by move. Bots see only their seat's view; with
     ``--human`` the output shows only what that seat may know."""
     game = _make_game(args)
+    if args.level is not None and args.bots is not None:
+        raise OptionError("--level N plays every bot at level N: give --bots or --level, not both")
+    args.bots = [f"{LEVEL_KEY}={args.level}"] if args.level is not None else args.bots or DEFAULT_PLAY_BOTS
+    if args.level is not None:
+        levels.level(game.name, game.num_players, level_number(args.level, "--level"))  # a level this game has
     if len(args.bots) > game.num_players:
         raise OptionError(f"{game.num_players} seats but {len(args.bots)} bots: {' '.join(args.bots)}")
     # A fresh deal each time unless asked; printed so that the game can be played again.
@@ -474,6 +490,7 @@ def match_command(args: argparse.Namespace) -> int:
         schedule=args.schedule,
         sprt=sprt,
         backend=_backend(args),
+        anchor=args.anchor,
     )
     _print_result(result, args.json)
     _plot(result, args.plot)
@@ -517,6 +534,7 @@ def referee_command(args: argparse.Namespace) -> int:
         schedule=args.schedule,
         sprt=None if args.sprt is None else SPRT.parse(args.sprt),
         backend=_backend(args),
+        anchor=args.anchor,
     )
     result = tournament.run()
     _print_result(result, args.json)
@@ -775,6 +793,10 @@ def _parse_any_case(state: State, seat: int, text: str) -> int:
     return state.parse_move(text)
 
 
+def _settings(params: dict[str, Any]) -> str:
+    return ",".join(f"{k}={v}" for k, v in params.items())
+
+
 def bots_help() -> str:
     """The bot names, presets and spec parameters, for ``--help``."""
     names = ", ".join([*ALGORITHM_NAMES, "random", "greedy"])
@@ -790,14 +812,22 @@ def bots_help() -> str:
     lines.append(f"    {POLICY_PREFIX}<name>  the game's rollout-policy weights (kibitz games lists them)")
     lines.append(f"  greedy: seed, preset and {EVAL_PREFIX}<name>, the game's evaluation weights (kibitz games lists them)")
     for name, preset in sorted(presets().items()):
-        settings = ",".join(f"{k}={v}" for k, v in preset.get("params", {}).items())
-        lines.append(f"preset {name}: {preset['bot']}:{settings}")
+        lines.append(f"preset {name}: {preset['bot']}:{_settings(preset.get('params', {}))}")
     try:
         sets = parameter_sets()
     except OptionError as err:  # a broken file must not break --help; using it names it
         sets, lines = {}, [*lines, f"parameter sets: {err}"]
     for game, named in sorted(sets.items()):
         for name, data in sorted(named.items()):
-            settings = ",".join(f"{k}={v}" for k, v in data["params"].items())
-            lines.append(f"parameter set {game}/{name} (v{data.get('version', 1)}, load with preset={name}): {settings}")
+            version = data.get("version", 1)
+            lines.append(f"parameter set {game}/{name} (v{version}, load with preset={name}): {_settings(data['params'])}")
+    lines.append("levels: level=N alone or in a search spec (ismcts:level=N,threads=2) plays the game's level N (docs/levels.md):")
+    try:
+        for game, ladders in sorted(levels.ladders().items()):
+            for ladder in ladders:
+                counts = ", ".join(map(str, ladder[0].players))
+                rungs = ", ".join(f"{lv.name} ({lv.bot}:{_settings(lv.params)})" for lv in ladder)
+                lines.append(f"  {game}, {counts} players: {rungs}")
+    except OptionError as err:  # as for parameter sets
+        lines.append(f"  {err}")
     return "\n".join(lines)

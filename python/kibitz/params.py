@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any, cast
 
@@ -129,28 +130,19 @@ class SearchParams:
     determinizations: int = _declared("determinizations")
     threads: int = _declared("threads")
     final: str = _declared("final")
+    temperature: float = _declared("temperature")
+    temperature_visits: float = _declared("temperature_visits")
     seed: int = _declared("seed")
     solve_stones: int = _declared("solve_stones")
     solver: int = _declared("solver")
     memory_mb: int = _declared("memory_mb")
     shaping: str = _declared("shaping")
     shaping_weight: float = _declared("shaping_weight")
-    backup: str = _declared("backup")
-    mast: float = _declared("mast")
-    mast_epsilon: float = _declared("mast_epsilon")
-    progressive_history: float = _declared("progressive_history")
-    progressive_bias: float = _declared("progressive_bias")
     opponent_policy: float = _declared("opponent_policy")
     opponent_model: str = _declared("opponent_model")
-    infer_pool: int = _declared("infer_pool")
-    infer_turns: int = _declared("infer_turns")
-    infer_temperature: float = _declared("infer_temperature")
-    infer_epsilon: float = _declared("infer_epsilon")
     simultaneous: str = _declared("simultaneous")
     sm_gamma: float = _declared("sm_gamma")
     reopen_choices: int = _declared("reopen_choices")
-    rollout_depth: int = _declared("rollout_depth")
-    eval_scale: float = _declared("eval_scale")
     eval_depth: int = _declared("eval_depth")
     # -- end of the generated fields --
     policy: tuple[tuple[str, float], ...] = field(default=(), compare=True)
@@ -186,17 +178,29 @@ class SearchParams:
         return json.dumps(self.to_dict(), sort_keys=True)
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> SearchParams:
+    def from_dict(cls, data: Mapping[str, Any]) -> SearchParams:
+        """The params of :meth:`to_dict`'s output (or any mapping :meth:`from_options` takes)."""
         return cls.from_options(data)
 
     @classmethod
     def from_json(cls, text: str) -> SearchParams:
-        return cls.from_dict(json.loads(text))
+        """The params of :meth:`to_json`'s output: a JSON object of parameter names to values;
+        raises OptionError for text that is not JSON or not an object."""
+        try:
+            data = json.loads(text)
+        except (TypeError, ValueError) as err:
+            raise OptionError(f"SearchParams.from_json: not JSON ({err}): {shown(text)}") from None
+        return cls.from_dict(data)
 
     @classmethod
-    def from_options(cls, options: dict[str, Any], **base: Any) -> SearchParams:
+    def from_options(cls, options: Mapping[str, Any], **base: Any) -> SearchParams:
         """Builds params from text or typed values, e.g. ``{"iterations": "5000", "c": "0.7"}``;
-        a key is a field name, its protocol option name (any case) or an alias."""
+        a key is a field name, its protocol option name (any case) or an alias. Raises
+        OptionError for anything but a mapping of such names."""
+        if not isinstance(options, Mapping):
+            raise OptionError(f"search parameters: expected a mapping (a JSON object) of parameter names to values, got {type(options).__name__} {shown(options)}")
+        if not all(isinstance(key, str) for key in options):
+            raise OptionError(f"search parameters: names are text, got {shown(next(k for k in options if not isinstance(k, str)))}")
         values: dict[str, Any] = dict(base)
         policy = dict(weight_pairs(values.pop("policy", ()), "search parameter policy"))
         for key, raw in options.items():
@@ -238,13 +242,25 @@ def weight_pairs(value: Any, label: str) -> tuple[tuple[str, float], ...]:
 _BY_NAME = {name.lower(): p for p in PARAMETERS for name in (p.name, p.option, *p.aliases) if name}
 
 
+REMOVED_PARAMETERS = frozenset(
+    {"backup", "mast", "mast_epsilon", "progressive_history", "progressive_bias", "infer_pool", "infer_turns", "infer_temperature"}
+    | {"infer_epsilon", "rollout_depth", "eval_scale"}
+)
+"""Search parameters that measurements did not keep and that left the search (issue 41): a spec or
+a saved parameter set naming one is refused with that reason; docs/research-log/ keeps what was
+measured."""
+
+
 def find_parameter(name: str) -> Parameter:
     """The parameter called ``name`` (field name, protocol option name or alias, any case);
     raises OptionError listing the known names."""
     try:
         return _BY_NAME[name.lower()]
     except KeyError:
-        raise OptionError(f"unknown search parameter {name!r}; known: {', '.join(p.name for p in PARAMETERS)}") from None
+        known = ", ".join(p.name for p in PARAMETERS)
+        if name.lower() in REMOVED_PARAMETERS:
+            raise OptionError(f"search parameter {name!r} was removed: measured and not kept (docs/research-log/); known: {known}") from None
+        raise OptionError(f"unknown search parameter {name!r}; known: {known}") from None
 
 
 _INTEGER = re.compile(r"[+-]?[0-9]+")

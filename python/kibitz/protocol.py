@@ -8,6 +8,7 @@ background thread, so ``stop``, ``isready`` and ``quit`` are answered while it r
 
 from __future__ import annotations
 
+import argparse
 import io
 import re
 import sys
@@ -17,10 +18,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TextIO
 
-from kibitz import __version__, plugins
+from kibitz import __version__, levels, plugins
 from kibitz.errors import IllegalMoveError, NotationError, OptionError, UnknownGameError, shown
-from kibitz.game import JOINT_SEPARATOR, Game, SearchProgress, SearchResult, State, StopFlag, games
-from kibitz.opponents import OpponentModel
+from kibitz.bots import SearchBot
+from kibitz.game import JOINT_SEPARATOR, Game, SearchProgress, SearchResult, State, StopFlag, View, games, notation_fields
 from kibitz.params import PARAMETERS, Parameter, SearchParams, find_parameter, parse_number
 
 ENGINE_NAME = f"kibitz {__version__}"
@@ -40,6 +41,7 @@ class EngineOption:
     default: str
     extra: str = ""  # "min … max …" or "var …"
     parameter: Parameter | None = None  # the search parameter it sets; None for an engine setting
+    setter: str = "_set_parameter"  # the Engine method that applies a value: (option, value text)
 
     @classmethod
     def of(cls, p: Parameter) -> EngineOption:
@@ -56,15 +58,25 @@ class EngineOption:
         return f"option name {self.name} type {self.kind} default {self.default}" + (f" {self.extra}" if self.extra else "")
 
 
-# Plugin: a compiled rollout policy / leaf evaluator by module name (kibitz.plugins.load); <empty> for none.
+# Every option: the search parameters that have one, then the engine's own settings, each applied
+# by its Engine method (an option is one row here and, for an engine setting, one _set_ method).
+# Plugin: a compiled rollout policy / leaf evaluator by module name, allowed ones only
+# (kibitz.plugins.load_allowed; --allow-plugin MODULE allows more); <empty> for none.
+# Level: play that difficulty level of the game (kibitz.levels; 0: off); LimitStrength with Elo: the
+# level whose rating is nearest to Elo (UCI's UCI_LimitStrength and UCI_Elo), before Level.
+ELO_RANGE = levels.rating_range()
+LEVEL_KEEPS = ("seed", "threads", "memory_mb")  # the search options a level leaves as set
 OPTIONS = [
     *(EngineOption.of(p) for p in PARAMETERS if p.option),
-    EngineOption("SeeAll", "check", "false"),
-    EngineOption("Plugin", "string", "<empty>"),
+    EngineOption("SeeAll", "check", "false", setter="_set_see_all"),
+    EngineOption("Plugin", "string", "<empty>", setter="_set_plugin"),
+    EngineOption("Level", "spin", "0", f"min 0 max {levels.most_levels()}", setter="_set_level"),
+    EngineOption("LimitStrength", "check", "false", setter="_set_limit_strength"),
+    EngineOption("Elo", "spin", str(ELO_RANGE[0]), f"min {ELO_RANGE[0]} max {ELO_RANGE[1]}", setter="_set_level"),
 ]
 UGI_OPTIONS = [
-    EngineOption("UGIGame", "combo", ""),
-    EngineOption("UGIGameOptions", "string", "<empty>"),
+    EngineOption("UGIGame", "combo", "", setter="_set_ugi_option"),
+    EngineOption("UGIGameOptions", "string", "<empty>", setter="_set_ugi_option"),
 ]
 OPTION_BY_NAME = {o.name.lower(): o for o in [*OPTIONS, *UGI_OPTIONS]}
 
@@ -79,13 +91,14 @@ class Engine:
         self.params = SearchParams()
         self.see_all = False  # the SeeAll option; UGI mode sees all whatever it says (see sees_all)
         self.plugin: plugins.Plugin | None = None  # the Plugin option
+        self.level = 0  # the Level option: 0 plays the search options as set
+        self.limit_strength = False  # the LimitStrength option: play the level nearest to elo
+        self.elo = ELO_RANGE[0]  # the Elo option
         self.game: Game | None = None
         self.seat = 0
         self.position: State | None = None  # what the engine searches (built from a view unless SeeAll)
         self.position_is_true = False  # the position is a full state given to the engine, not a guess from a view
-        # OpponentModel=adaptive: what the other seats' moves since the last newgame or position
-        # said (observe lines feed it); None until the first is seen.
-        self.opponents: OpponentModel | None = None
+        self._bot: SearchBot | None = None  # the bot of this game and these options (bot)
         self._search: threading.Thread | None = None
         self._answered = threading.Event()  # set just before bestmove: the search is over
         self.ugi = False  # UGI mode (section 11 of docs/protocol.md): perfect information, the engine plays both sides
@@ -142,6 +155,17 @@ class Engine:
         """Whether the engine keeps and searches full states: SeeAll, or UGI mode."""
         return self.see_all or self.ugi
 
+    @property
+    def bot(self) -> SearchBot:
+        """The search bot that answers every ``go`` of the game: a :class:`SearchBot` with the
+        options' parameters and plug-in, made at the first ``go`` after ``newgame`` or an option
+        change. So the engine searches exactly as that bot does: its seed rule (each decision's
+        seed drawn from the Seed option's), its opponent model (``observe`` lines feed it) and
+        its algorithm, with the ``go`` line's budget."""
+        if self._bot is None:
+            self._bot = SearchBot(self._search_options(), name="engine", plugin=self.plugin)
+        return self._bot
+
     def searching(self) -> bool:
         # Not is_alive(): a controller may send its next line as soon as it reads bestmove,
         # before the search thread has returned.
@@ -188,7 +212,7 @@ class Engine:
     def _ugi_newgame(self) -> None:
         # startpos is the same every game: seat 0 (UGI's p1) starts unless the options say otherwise
         self.game = Game(self.ugi_game, players=2, **{"start": "0", **self.ugi_options})
-        self.seat, self.position, self.opponents = 0, None, None
+        self.seat, self.position, self._bot = 0, None, None
 
     def _cmd_isready(self, args: list[str]) -> None:
         self.write("readyok")
@@ -206,23 +230,10 @@ class Engine:
         option = OPTION_BY_NAME.get(name.lower())
         if option is None:
             raise ProtocolError(f"unknown option '{name}'; options: {', '.join(o.name for o in OPTIONS)}")
-        if option.name in ("UGIGame", "UGIGameOptions"):
-            self._require_ugi(f"setoption name {option.name}")
-            self._set_ugi_option(option.name, value)
-            return
-        if option.name == "SeeAll":
-            if self.ugi:
-                raise ProtocolError("option SeeAll: UGI games have nothing hidden; it stays true in UGI mode")
-            if value not in ("true", "false"):
-                raise ProtocolError(f"option SeeAll: expected true or false, got '{value}'")
-            self.see_all = value == "true"
-            return
-        if option.name == "Plugin":
-            try:
-                self.plugin = None if value in ("", "<empty>") else plugins.load(value)
-            except OptionError as err:
-                raise ProtocolError(f"option Plugin: {err}") from None
-            return
+        getattr(self, option.setter)(option, value)
+        self._bot = None  # the next go searches with the new settings
+
+    def _set_parameter(self, option: EngineOption, value: str) -> None:
         assert option.parameter is not None
         parameter = option.parameter
         parsed = parameter.parse(value, f"option {option.name}")
@@ -231,9 +242,57 @@ class Engine:
         except OptionError as err:  # a combination the search refuses, e.g. no budget at all
             raise ProtocolError(f"option {option.name}: {err}") from None
 
-    def _set_ugi_option(self, name: str, value: str) -> None:
+    def _set_see_all(self, option: EngineOption, value: str) -> None:
+        if self.ugi:
+            raise ProtocolError("option SeeAll: UGI games have nothing hidden; it stays true in UGI mode")
+        if value not in ("true", "false"):
+            raise ProtocolError(f"option SeeAll: expected true or false, got '{value}'")
+        self.see_all = value == "true"
+
+    def _set_plugin(self, option: EngineOption, value: str) -> None:
+        try:
+            self.plugin = None if value in ("", "<empty>") else plugins.load_allowed(value)
+        except OptionError as err:
+            raise ProtocolError(f"option Plugin: {err}") from None
+
+    def _set_level(self, option: EngineOption, value: str) -> None:
+        low, high = (0, levels.most_levels()) if option.name == "Level" else ELO_RANGE
+        allowed = f"an integer in {low}..{high}"
+        number = int(parse_number(value, int, f"option {option.name}", allowed))
+        if not low <= number <= high:
+            raise ProtocolError(f"option {option.name}: {shown(value)} is out of range; expected {allowed}")
+        if option.name == "Level":
+            self.level = number
+        else:
+            self.elo = number
+
+    def _set_limit_strength(self, option: EngineOption, value: str) -> None:
+        if value not in ("true", "false"):
+            raise ProtocolError(f"option LimitStrength: expected true or false, got '{value}'")
+        self.limit_strength = value == "true"
+
+    def _level(self) -> levels.Level | None:
+        """The level the options ask for in this game (LimitStrength with Elo first, else
+        Level), or None; raises OptionError when the game has no such level."""
+        assert self.game is not None
+        players = self.game.num_players
+        if self.limit_strength:
+            return levels.nearest(self.game.name, players, self.elo)
+        return levels.level(self.game.name, players, self.level) if self.level else None
+
+    def _search_options(self) -> SearchParams:
+        """What the engine searches with: the search options, or under a level the level's
+        settings with the options that change no decision (Seed, Threads, Hash); raises
+        OptionError when the game has no such level."""
+        level = self._level() if self.game is not None else None
+        if level is None:
+            return self.params
+        return level.search_params.with_(**{name: getattr(self.params, name) for name in LEVEL_KEEPS})
+
+    def _set_ugi_option(self, option: EngineOption, value: str) -> None:
+        self._require_ugi(f"setoption name {option.name}")
         game, options = self.ugi_game, {}
-        if name == "UGIGame":
+        if option.name == "UGIGame":
             if value not in ugi_games():
                 raise ProtocolError(f"option UGIGame: '{value}' is not one of {', '.join(ugi_games())}")
             game = value
@@ -276,7 +335,7 @@ class Engine:
         game = Game(name, players=players, **options)
         if not 0 <= seat < game.num_players:
             raise ProtocolError(f"newgame: seat {seat} does not exist; seats are 0..{game.num_players - 1}")
-        self.game, self.seat, self.position, self.ugi, self.opponents = game, seat, None, False, None
+        self.game, self.seat, self.position, self.ugi, self._bot = game, seat, None, False, None
 
     def _cmd_position(self, args: list[str]) -> None:
         self._require_idle("position")
@@ -290,7 +349,7 @@ class Engine:
         text = " ".join(args[1:])
         if args[0] == "view":
             state = self.game.state_from_view(text)
-            seat = int(text.split("seat=", 1)[1].split()[0])
+            seat = int(notation_fields(text)["seat"])
             if seat != self.seat:
                 raise ProtocolError(f"position view: the view is seat {seat}'s, this engine plays seat {self.seat}")
         else:
@@ -298,7 +357,7 @@ class Engine:
             # Unless SeeAll is on, the engine keeps only what its seat may know.
             state = full if self.sees_all else full.view(self.seat).state()
         self.position, self.position_is_true = state, args[0] == "state" and self.sees_all
-        self.opponents = None  # a position given whole comes without the moves that led to it
+        self._forget_opponents()
 
     def _ugi_position(self, args: list[str]) -> None:
         """``position startpos|fen <notation> [moves <m> ...]``; the engine plays the side to move."""
@@ -319,7 +378,7 @@ class Engine:
             except (IllegalMoveError, NotationError) as err:
                 raise ProtocolError(f"position: move {number} '{move}': {err}") from None
         self.position, self.seat, self.position_is_true = state, max(state.current_player, 0), True
-        self.opponents = None  # UGI: the engine plays whichever side is to move; the model stays fixed
+        self._forget_opponents()
 
     def _cmd_observe(self, args: list[str]) -> None:
         self._require_idle("observe")
@@ -343,14 +402,20 @@ class Engine:
         self.position = after
 
     def _learn(self, before: State, seen: str) -> None:
-        """OpponentModel=adaptive: another seat's decision, as this seat saw it, for the model."""
-        assert self.game is not None
-        mover = before.current_player
-        if self.params.opponent_model != "adaptive" or self.ugi or mover < 0 or mover == self.seat or seen.strip() == "?":
+        """Another seat's decision, as this seat saw it, for the bot's opponent model (UGI mode:
+        the engine plays every side, so there is no other seat to model)."""
+        if self.ugi:
             return
-        if self.opponents is None:
-            self.opponents = OpponentModel.for_seat(before, self.seat, self.params, seed=self.params.seed)
-        self.opponents.observe(before if self.sees_all else before.view(self.seat), mover, seen)
+        try:
+            bot = self.bot
+        except OptionError:  # a level this game does not have: go will say so; the move is not lost
+            return
+        bot.observe_move(before if self.sees_all else before.view(self.seat), before.current_player, seen, self.seat)
+
+    def _forget_opponents(self) -> None:
+        """A position given whole comes without the moves that led to it."""
+        if self._bot is not None:
+            self._bot.forget_opponents()
 
     def _cmd_go(self, args: list[str]) -> None:
         self._require_idle("go")
@@ -358,27 +423,25 @@ class Engine:
         if not decides(state, self.seat):
             raise ProtocolError(f"go: it is not seat {self.seat}'s decision (to move: {describe_turn(state)})")
         params, until_stopped = self._go_params(args)
+        # the engine's seat sees its view; a full state given with SeeAll (or in UGI mode) is searched whole
+        position = state if self.position_is_true else state.view(self.seat)
+        try:
+            self.bot.check(position)
+        except OptionError as err:
+            raise ProtocolError(f"go: {err}: setoption name SeeAll value true, then position state") from None
         self.wait()  # a search answered already; let its thread end
         self._stop.clear()
         self._stop_sent.clear()
         self._answered.clear()
-        shares = self.opponents.shares() if self.opponents is not None and params.opponent_model == "adaptive" else None
-        self._search = threading.Thread(target=self._run_search, args=(state, params, until_stopped, shares), daemon=True)
+        self._search = threading.Thread(target=self._run_search, args=(state, position, params, until_stopped), daemon=True)
         self._search.start()
 
     def _go_params(self, args: list[str]) -> tuple[SearchParams, bool]:
         if self.ugi and "depth" in args:
             raise ProtocolError("go depth: a Monte Carlo search has no depth; use nodes <n>, movetime <ms> or the clock")
         assert self.game is not None
-        if self.sees_all and self.position_is_true:
-            params = self.params.with_(algorithm="uct")
-        elif self.params.algorithm == "uct" and not self.game.perfect_information:
-            raise ProtocolError(
-                "go: Algorithm uct searches the full state as if every hand were known, but this engine has only "
-                "its seat's view; choose so_ismcts, mo_ismcts or pimc, or setoption name SeeAll value true and send position state"
-            )
-        else:
-            params = self.params
+        level = self._level()
+        params = self.bot.params
         numbers: dict[str, int] = {}
         until_stopped = False
         i = 0
@@ -402,17 +465,23 @@ class Engine:
         if movetime is None and f"s{self.seat}time" in numbers:
             movetime = clock_budget(numbers[f"s{self.seat}time"], numbers.get(f"s{self.seat}inc", 0), numbers.get("movestogo"))
         if "iterations" in numbers or movetime is not None:  # the line's budget replaces the options'
+            iterations = numbers.get("iterations", 0)
+            if level is not None and params.iterations:  # a level's budget is part of its strength: the line may only shorten it
+                iterations = min(iterations or params.iterations, params.iterations)
             try:
-                params = params.with_(iterations=numbers.get("iterations", 0), time_ms=float(movetime or 0))
+                params = params.with_(iterations=iterations, time_ms=float(movetime or 0))
             except OptionError as err:  # e.g. iterations 0 and no time
                 raise ProtocolError(f"go: {err}") from None
+        if level is not None:
+            rating = f"rating {level.rating}" if level.rating else "not yet calibrated"
+            self.write(f"info string level {level.name}: {level.summary}; {rating}")
         return params, until_stopped
 
-    def _run_search(self, state: State, params: SearchParams, until_stopped: bool, opponent_shares: list[float] | None = None) -> None:
+    def _run_search(self, state: State, position: View | State, params: SearchParams, until_stopped: bool) -> None:
         """The search thread. It ends in exactly one ``bestmove``, or in one error line when
         anything fails; either way the engine is idle again (``go`` works) afterwards."""
         try:
-            result = self._search_reporting_progress(state, params, until_stopped, opponent_shares)
+            result = self._search_reporting_progress(state, position, params, until_stopped)
             value = result.root_value if result.stats else None  # a forced move (or no iteration) has no value
             report = self._info_lines(state, result.iterations, result.seconds, result.stats, value, result.nodes)
             answer = f"bestmove {state.move_to_string(result.action)}"
@@ -426,27 +495,21 @@ class Engine:
             self._answered.set()  # before the answer: a controller may reply to it at once
         self.write(answer)
 
-    def _search_reporting_progress(
-        self, state: State, params: SearchParams, until_stopped: bool, opponent_shares: list[float] | None = None
-    ) -> SearchResult:
+    def _search_reporting_progress(self, state: State, position: View | State, params: SearchParams, until_stopped: bool) -> SearchResult:
         progress = SearchProgress()
         finished = threading.Event()
         started = time.monotonic()
 
         def report_progress() -> None:
             while not finished.wait(self.info_period_s):
-                stats = progress.root_stats()
                 seconds = time.monotonic() - started
-                value = sum(st.visits * st.mean_reward for st in stats) / max(1, sum(st.visits for st in stats))
-                self._write_block(self._info_lines(state, progress.iterations, seconds, stats, value))
+                self._write_block(self._info_lines(state, progress.iterations, seconds, progress.root_stats(), progress.root_value()))
 
         reporter = threading.Thread(target=report_progress, daemon=True)
         reporter.start()
         try:
-            seat = self.seat if state.is_simultaneous() else None  # at a joint node, this seat's own choice
-            return state.search(
-                params, stop=self._stop, progress=progress, until_stopped=until_stopped, seat=seat, plugin=self.plugin, opponent_shares=opponent_shares
-            )
+            seat = self.seat if isinstance(position, State) else None  # a view is its own seat's; at a joint node, this seat's choice
+            return self.bot.search(position, seat, params=params, stop=self._stop, progress=progress, until_stopped=until_stopped)
         finally:
             finished.set()
             reporter.join()
@@ -618,6 +681,14 @@ def run(stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> int:
     return 0
 
 
-def main() -> int:
-    """The ``kibitz-engine`` console script."""
+def main(argv: list[str] | None = None) -> int:
+    """The ``kibitz-engine`` console script: ``kibitz-engine [--allow-plugin MODULE ...]``."""
+    parser = argparse.ArgumentParser(prog="kibitz-engine", description="The kibitz text-protocol engine on stdin/stdout (docs/protocol.md).")
+    parser.add_argument(plugins.ALLOW_FLAG, action="append", default=[], metavar="MODULE", help=plugins.ALLOW_HELP)
+    args = parser.parse_args(argv)
+    try:
+        plugins.allow(*args.allow_plugin)
+    except OptionError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
     return run()

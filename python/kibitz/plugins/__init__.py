@@ -16,12 +16,22 @@ describes both and how to build a plug-in of one's own without rebuilding kibitz
 
 Use one with ``State.search(params, plugin=...)``, ``SearchBot(params, plugin=...)`` or a bot
 spec: ``ismcts:plugin=kibitz.plugins.just4fun_colours,eval_depth=4``.
+
+**Which names load.** A plug-in named by text that may come from elsewhere (a bot spec's
+``plugin=``, the protocol's ``Plugin`` option, a request to ``kibitz serve``) is loaded by
+:func:`load_allowed`, which imports only an allowed module (:func:`is_allowed`): the examples
+shipped in ``kibitz.plugins``, a module an installed package registers in the entry-point group
+``kibitz.plugins`` (:data:`ENTRY_POINT_GROUP`), or one allowed with :func:`allow` (the engine's
+and the server's ``--allow-plugin MODULE``). Python code is trusted: :func:`load` imports the
+module it is given by name, and a module object, a :class:`Plugin` or a capsule is used as is.
 """
 
 from __future__ import annotations
 
 import importlib
 import importlib.machinery
+import importlib.metadata
+import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import ModuleType
@@ -41,6 +51,18 @@ EXPORT = "kibitz_plugin"
 """The module attribute that holds a compiled plug-in's capsule."""
 PARTS = ("choose", "evaluate")
 """What :meth:`Plugin.only` and a ``module:part`` name can pick out of a plug-in."""
+ENTRY_POINT_GROUP = "kibitz.plugins"
+"""The entry-point group in which an installed package registers its plug-in modules: in its
+pyproject.toml, ``[project.entry-points."kibitz.plugins"]`` and ``my_policy = "my_package.my_policy"``.
+The modules they name are allowed (:func:`is_allowed`)."""
+MODULE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*")
+"""A module name: Python identifiers (ASCII) joined by dots, no leading dot (no relative import)."""
+ALLOW_FLAG = "--allow-plugin"
+"""The command-line flag of the engine, the server and the commands that take bot specs that
+calls :func:`allow` (repeatable)."""
+ALLOW_HELP = "allow bot specs and the Plugin option to load this plug-in module (repeatable; docs/plugins.md)"
+NAME_CHARS = 80  # a longer name is cut in error messages
+_allowed: set[str] = set()  # the modules allow() added
 
 ChooseFunction = Callable[[npt.NDArray[np.float32], npt.NDArray[np.bool_], int, int], int]
 """``choose(observation, legal_mask, seat, random) -> action``: a legal action id for ``seat``."""
@@ -108,30 +130,103 @@ def load(source: str | ModuleType | Plugin | Any) -> Plugin:
     ``"kibitz.plugins.just4fun_colours:choose"``. Raises OptionError naming what was wrong."""
     if isinstance(source, Plugin):
         return source
-    if isinstance(source, str) and ":" in source:
-        name, _, part = source.rpartition(":")
-        plugin = load(name).only(part)
-        plugin._module_name = source
-        return plugin
+    if isinstance(source, str):
+        module, part = split_name(source)
+        if part is not None:
+            plugin = load(module).only(part)
+            plugin._module_name = source
+            return plugin
     module_name = source if isinstance(source, str) else None
     label = source if isinstance(source, str) else getattr(source, "__name__", type(source).__name__)
     if isinstance(source, str):
         try:
             source = importlib.import_module(source)
         except ImportError as err:
-            raise OptionError(f"plug-in {shown(label, 80)}: cannot import it ({err})") from None
+            raise OptionError(f"plug-in {shown(label, NAME_CHARS)}: cannot import it ({err})") from None
+        except Exception as err:  # the module itself failed while importing
+            raise OptionError(f"plug-in {shown(label, NAME_CHARS)}: importing it failed ({type(err).__name__}: {err})") from None
     if isinstance(source, ModuleType) or hasattr(source, EXPORT):
         if not hasattr(source, EXPORT):
-            raise OptionError(f"plug-in {shown(label, 80)}: the module has no attribute {EXPORT!r} (a PyCapsule named {CAPSULE_NAME!r})")
+            raise OptionError(f"plug-in {shown(label, NAME_CHARS)}: the module has no attribute {EXPORT!r} (a PyCapsule named {CAPSULE_NAME!r})")
         owner, capsule = source, getattr(source, EXPORT)
     else:
         owner, capsule = None, source
     try:
         plugin = Plugin(capsule, owner, label)
     except OptionError as err:
-        raise OptionError(f"plug-in {shown(label, 80)}: {err}") from None
+        raise OptionError(f"plug-in {shown(label, NAME_CHARS)}: {err}") from None
     plugin._module_name = module_name
     return plugin
+
+
+def split_name(name: str) -> tuple[str, str | None]:
+    """A plug-in name as its module and its part (``"kibitz.plugins.yak:choose"`` ->
+    ``("kibitz.plugins.yak", "choose")``; no part: None), checked before anything is imported:
+    raises OptionError for text that is not a module name (a leading dot, a slash, ``..``,
+    spaces, anything but dotted Python identifiers) or a part other than those of :data:`PARTS`."""
+    if not isinstance(name, str):
+        raise OptionError(f"plug-in name: expected text, got {shown(name)}")
+    module, colon, part = name.rpartition(":") if ":" in name else (name, "", "")
+    if not MODULE_NAME.fullmatch(module):
+        raise OptionError(
+            f"plug-in {shown(name, NAME_CHARS)}: not a module name; a plug-in is named by its module, Python identifiers "
+            "joined by dots (kibitz.plugins.yak, my_package.my_policy), optionally with :choose or :evaluate"
+        )
+    if colon and part not in PARTS:
+        raise OptionError(f"plug-in {shown(name, NAME_CHARS)}: a part is one of {', '.join(PARTS)}, got {shown(part)}")
+    return module, part if colon else None
+
+
+def allow(*names: str) -> None:
+    """Allows plug-in modules by name, besides the shipped examples and the modules registered
+    in the entry-point group ``kibitz.plugins``: from now on :func:`load_allowed` (bot specs,
+    the protocol's ``Plugin`` option, ``kibitz serve``) loads them in this process. What the
+    engine's and the server's ``--allow-plugin MODULE`` call. Raises OptionError for a name that
+    is not a module name; the module is not imported here."""
+    modules = [split_name(name)[0] for name in names]
+    _allowed.update(modules)
+
+
+def allowed() -> list[str]:
+    """Every module a bot spec or an option may name as a plug-in here (:func:`is_allowed`): the
+    shipped examples, the modules the ``kibitz.plugins`` entry points name, and those :func:`allow`
+    added."""
+    return sorted({*examples(), *_entry_point_modules(), *_allowed})
+
+
+def allowed_by_hand() -> list[str]:
+    """The modules :func:`allow` added in this process (what a worker process is given to allow
+    the same plug-ins)."""
+    return sorted(_allowed)
+
+
+def is_allowed(name: str) -> bool:
+    """Whether plug-in ``name`` (a module, maybe with ``:part``) may be loaded from a bot spec or
+    an option: see :func:`allowed`. Raises OptionError for text that is not a plug-in name."""
+    module = split_name(name)[0]
+    return module in _allowed or module in examples() or module in _entry_point_modules()
+
+
+def load_allowed(name: str) -> Plugin:
+    """The plug-in a text from outside names (a bot spec's ``plugin=``, the protocol's
+    ``Plugin`` option, a web request): :func:`load` once :func:`is_allowed` says yes. Raises
+    OptionError naming the plug-in, and saying how to allow it, for a module that is not allowed;
+    nothing is imported then."""
+    if not is_allowed(name):
+        module = split_name(name)[0]
+        raise OptionError(
+            f"plug-in {shown(name, NAME_CHARS)} is not allowed: allow it with {ALLOW_FLAG} {module} (kibitz engine, kibitz serve, "
+            f'the commands that take bot specs) or kibitz.plugins.allow("{module}") in Python. Allowed without that: the plug-ins '
+            f"shipped with kibitz ({', '.join(examples()) or 'none installed'}) and modules registered in the entry-point group "
+            f"{ENTRY_POINT_GROUP}"
+        )
+    return load(name)
+
+
+def _entry_point_modules() -> set[str]:
+    """The modules the installed packages register in the entry-point group ``kibitz.plugins``
+    (an entry point's value is ``module`` or ``module:attribute``; the module is what is allowed)."""
+    return {entry.value.partition(":")[0].strip() for entry in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)}
 
 
 def from_python(

@@ -13,9 +13,10 @@ import os
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from kibitz.bots import PLUGIN_KEY, SearchBot, make_bot, parse_spec
+from kibitz.bots import SearchBot, make_bot, parse_spec
 from kibitz.errors import OptionError, shown
-from kibitz.game import ascii_text
+from kibitz.game import Game, ascii_text
+from kibitz.levels import LevelBot
 
 SPEC_LIMIT = 200  # characters of a bot spec
 
@@ -67,23 +68,26 @@ def flag(name: str) -> str:
     return "--" + name.replace("_", "-")
 
 
-def check_bot_spec(spec: object, limits: Limits, what: str = "bot") -> str:
+def check_bot_spec(spec: object, limits: Limits, what: str = "bot", game: Game | None = None) -> str:
     """``spec`` stripped, if the operator's limits allow it; raises LimitError (or OptionError
-    for a spec that does not read) naming what is beyond which limit. Plug-ins are refused
-    before anything is loaded."""
+    for a spec that does not read) naming what is beyond which limit. A plug-in named in it
+    loads only if it is allowed (the shipped examples, the ``kibitz.plugins`` entry points, the
+    modules ``kibitz serve --allow-plugin`` names); any other is refused before it is imported. A difficulty level (``level=<n>``) is a search whose settings
+    depend on the game: it is checked as the level of ``game`` (an OptionError when the game
+    has no such level, a LimitError without a game)."""
     if not isinstance(spec, str):
         raise OptionError(f"{what}: a bot spec is text, got {shown(spec)}")
     spec = ascii_text(spec, f"{what} spec", OptionError).strip()
     if len(spec) > SPEC_LIMIT:
         raise LimitError(f"{what}: a bot spec has at most {SPEC_LIMIT} characters, got {len(spec)}")
-    _, options = parse_spec(spec)
-    if PLUGIN_KEY in options:
-        raise LimitError(f"{what} {shown(spec, 60)}: this server loads no plug-ins named in a bot spec")
-    bot = make_bot(spec)
+    parse_spec(spec)  # the spec's syntax first
+    bot = make_bot(spec)  # a plug-in it names loads only if allowed (kibitz.plugins.load_allowed), checked before any import
+    if isinstance(bot, LevelBot):
+        if game is None:
+            raise LimitError(f"{what} {shown(spec, 60)}: a difficulty level is a search of one game; it cannot serve here")
+        bot = bot.resolve(game.new_initial_state(0))
     if not isinstance(bot, SearchBot):
         return spec  # the heuristic bots answer at once
-    if bot.plugin is not None:
-        raise LimitError(f"{what} {shown(spec, 60)}: its preset names a plug-in, and this server loads none")
     params = bot.params
     checks = [
         ("iterations", params.iterations, limits.max_iterations, "max_iterations"),

@@ -1,8 +1,9 @@
 """The lobby: the games and their options, the seat menu, and reading a table's request.
 
 :func:`seat_menu` is the one place that lists who may sit at a seat: the heuristic bots, the
-game's parameter sets (``kibitz.bots.parameter_sets()``) and the shipped presets, each checked
-against the operator's limits; a browser may also type any bot spec (checked the same way).
+game's difficulty levels (``kibitz.levels``), its parameter sets (``kibitz.bots.parameter_sets()``)
+and the shipped presets, each checked against the operator's limits; a browser may also type any
+bot spec (checked the same way).
 """
 
 from __future__ import annotations
@@ -10,10 +11,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from kibitz import plugins
 from kibitz.bots import parameter_sets, presets
 from kibitz.errors import OptionError, shown
 from kibitz.experts import GAME_MODULES
-from kibitz.game import SEED_LIMIT, games
+from kibitz.game import SEED_LIMIT, Game, games
+from kibitz.levels import levels
 from kibitz.web.limits import Limits, check_bot_spec
 from kibitz.web.table import Seat
 
@@ -26,11 +29,29 @@ HEURISTIC_BOTS = [
 ]
 
 
-def seat_menu(game: str, limits: Limits) -> list[dict[str, str]]:
+def seat_menu(game: str, limits: Limits) -> list[dict[str, Any]]:
     """Who may sit at a seat of ``game``, as menu entries ``{group, label, spec, summary}``:
-    heuristic bots, then the game's parameter sets and the shipped presets, each within the
-    operator's limits."""
-    entries = [{"group": "Heuristic bots", "label": label, "spec": spec, "summary": summary} for spec, label, summary in HEURISTIC_BOTS]
+    the game's difficulty levels (each entry with the ``players`` counts its ladder serves, since
+    a level is measured for a number of players), heuristic bots, then the game's parameter sets
+    and the shipped presets, each within the operator's limits."""
+    info = next(i for i in games() if i.name == game)
+    entries: list[dict[str, Any]] = []
+    for players in range(info.min_players, info.max_players + 1):
+        try:
+            ladder = levels(game, players)
+        except OptionError:
+            continue  # no ladder for this many players
+        if ladder[0].players[0] != players:
+            continue  # the ladder is listed once, at the first count it serves
+        for level in ladder:
+            rating = f" (rating {level.rating})" if level.rating else " (not yet calibrated)"
+            entry = {"group": "Difficulty levels", "label": level.name, "spec": level.spec, "summary": level.summary + rating}
+            try:
+                check_bot_spec(level.spec, limits, game=Game(game, players=players))
+            except (OptionError, ValueError):
+                continue  # beyond the operator's limits
+            entries.append({**entry, "players": list(level.players)})
+    entries += [{"group": "Heuristic bots", "label": label, "spec": spec, "summary": summary} for spec, label, summary in HEURISTIC_BOTS]
     if game in GAME_MODULES:
         entries.append({"group": "Heuristic bots", "label": "Expert", "spec": "expert", "summary": "hand-written rules of good play"})
     for name, data in sorted(parameter_sets().get(game, {}).items()):
@@ -42,6 +63,9 @@ def seat_menu(game: str, limits: Limits) -> list[dict[str, str]]:
         entries.append({"group": "Search bots", "label": f"{data.get('bot', name)} ({name})", "spec": name, "summary": summary})
     allowed = []
     for entry in entries:
+        if "players" in entry:  # a level, checked above
+            allowed.append(entry)
+            continue
         try:
             check_bot_spec(entry["spec"], limits)
         except (OptionError, ValueError):
@@ -74,7 +98,7 @@ def game_list(limits: Limits, views: set[str], styles: set[str]) -> dict[str, An
             "maxTimeMs": limits.max_time_ms,
             "maxThreads": limits.max_threads,
             "maxMemoryMb": limits.max_memory_mb,
-            "plugins": False,
+            "plugins": plugins.allowed(),
             "hintBot": limits.hint_bot,
         },
     }

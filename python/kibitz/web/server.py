@@ -442,7 +442,7 @@ class Hall:
         if not isinstance(name, str) or name not in known:
             raise OptionError(f"unknown game {shown(name)}; games: {', '.join(sorted(known))}")
         game = Game(name, **read_options(data.get("options", {})))
-        seats = read_seats(data.get("seats"), game.num_players, lambda spec: check_bot_spec(spec, self.limits))
+        seats = read_seats(data.get("seats"), game.num_players, lambda spec: check_bot_spec(spec, self.limits, game=game))
         seed = read_seed(data.get("seed"))
         table = Table(game, seats, secrets.randbits(63) if seed is None else seed, self.limits.hint_bot)
         mine = frozenset(i for i, s in enumerate(seats) if s.kind == "person")

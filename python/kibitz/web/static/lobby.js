@@ -46,8 +46,11 @@ function build(form, info) {
     const g = game();
     const n = Number(playersSelect.value);
     seats.replaceChildren(html("h2", {}, "Seats"));
-    const fallback = g.bots.find((b) => b.spec.endsWith("/fast"))?.spec ?? g.bots[0].spec;
-    for (let seat = 0; seat < n; seat++) seats.append(seatRow(g, seat, seat === 0 ? PERSON : fallback));
+    const bots = seatBots(g, n);
+    // a bot of middling strength by default: the middle difficulty level, else the fast preset
+    const levels = bots.filter((b) => b.players);
+    const fallback = levels.length ? levels[Math.floor((levels.length - 1) / 2)].spec : bots.find((b) => b.spec.endsWith("/fast"))?.spec ?? bots[0].spec;
+    for (let seat = 0; seat < n; seat++) seats.append(seatRow(bots, seat, seat === 0 ? PERSON : fallback));
   }
 
   gameSelect.addEventListener("change", showGame);
@@ -89,13 +92,18 @@ function build(form, info) {
   });
 }
 
-function seatRow(game, seat, chosen) {
+// The seat menu for a table of n players: a difficulty level is measured for some player counts.
+function seatBots(game, n) {
+  return game.bots.filter((b) => !b.players || b.players.includes(n));
+}
+
+function seatRow(bots, seat, chosen) {
   const select = html("select", { "data-testid": `seat-${seat}`, "aria-label": `seat ${seat}` },
     html("optgroup", { label: "People" },
       html("option", { value: PERSON, selected: chosen === PERSON }, "Person at this screen"),
       html("option", { value: INVITE }, "Person with an invite link")),
-    groups(game.bots).map(([group, bots]) => html("optgroup", { label: group },
-      bots.map((b) => html("option", { value: b.spec, title: b.summary, selected: b.spec === chosen }, b.label)))),
+    groups(bots).map(([group, members]) => html("optgroup", { label: group },
+      members.map((b) => html("option", { value: b.spec, title: b.summary, selected: b.spec === chosen }, b.label)))),
     html("optgroup", { label: "Other" }, html("option", { value: CUSTOM }, "Bot spec…")));
   const name = html("input", { placeholder: "name (optional)", "aria-label": `seat ${seat} name`, "data-testid": `seat-${seat}-name`, maxlength: 24 });
   const spec = html("input", { class: "spec", placeholder: "e.g. ismcts:iterations=5000,c=0.7", "aria-label": `seat ${seat} bot spec`, "data-testid": `seat-${seat}-spec`, maxlength: 200 });
