@@ -52,7 +52,7 @@ def main() -> None:
     for _ in range(args.rounds):
         for side in ("before", "after"):
             for name, value in figures_of(getattr(args, side), args.scale, args.same_workloads).items():
-                if name.endswith("_per_s") or name.endswith("speedup"):  # throughputs: the best is the least disturbed
+                if name.endswith(("_per_s", "speedup")):  # throughputs: the best is the least disturbed
                     best[side][name] = max(best[side].get(name, value), value)
                 elif "_over_" in name:  # a ratio taken within the round
                     ratios[side].setdefault(name, []).append(value)
