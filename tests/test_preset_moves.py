@@ -24,6 +24,7 @@ from typing import Any
 import pytest
 
 import kibitz
+from kibitz.bots import read_presets
 from kibitz.match import showing_moves
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -61,7 +62,7 @@ def presets() -> list[str]:
             continue
         data = json.loads(path.read_text())
         specs.append(f"{data['bot']}:preset={path.parent.name}/{path.stem}")
-    specs += sorted(name for name in json.loads((ROOT / "bots" / "default.json").read_text()) if name != "format")
+    specs += sorted(read_presets(ROOT / "bots" / "default.json"))  # its names, not its "format"
     return specs
 
 

@@ -2,6 +2,7 @@
 // heuristics and notation. docs/games/canasta_tiles.md describes the decision model.
 #include "games/canasta_tiles.h"
 
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <sstream>
@@ -654,8 +655,10 @@ int rounded(double x) {
 // wild is worth it when it completes a canasta or the meld is long, and finishing a canasta is
 // worth most. While opening, any lay that keeps the opening possible is taken, the most
 // valuable first. The weights are kPolicyWeights' (whole numbers by default, so the scores are
-// the integers they were before the weights were declared).
-int State::lay_score(int rank, int shape, const double* w) const {
+// the integers they were before the weights were declared). The policy's helpers are `inline`:
+// used in this file only, so that GCC may inline them (it does not inline a function of a
+// position-independent library that another could replace at load time).
+inline int State::lay_score(int rank, int shape, const double* w) const {
   const int t = current_ % 2;
   if (!opened_[t]) return shape_value(rank, shape) + 10;
   const Meld before = melds_[t][rank];
@@ -668,7 +671,7 @@ int State::lay_score(int rank, int shape, const double* w) const {
   return rounded(score);
 }
 
-int State::keep_score(int kind, const double* w) const {
+inline int State::keep_score(int kind, const double* w) const {
   const Counts& h = hand_[current_];
   if (kind == kBlockThree) return -40;  // worthless in hand, blocks the next pickup
   if (kind == kJoker || kind == kTwo) return 200;
@@ -693,7 +696,7 @@ int State::lead_after_going_out() const {
 
 // A lay that leaves one tile obliges the mover to go out with its discard: made only while
 // going out would leave the team ahead by more than out_margin (an opened team only).
-bool State::may_go_out(const double* w) const {
+inline bool State::may_go_out(const double* w) const {
   return !opened_[current_ % 2] || w[kOutMargin] <= kPolicyWeights[kOutMargin].low || lead_after_going_out() > w[kOutMargin];
 }
 
@@ -701,13 +704,15 @@ bool State::may_go_out(const double* w) const {
 // broken by one draw per kind.
 Action State::heuristic_discard(Rng& rng, const double* w) const {
   const Counts& h = hand_[current_];
+  std::uint16_t held = 0;  // the kinds held, a bit each (the hand's loop is then free of branches)
+  for (int k = 0; k < kBonusThree; ++k) held = static_cast<std::uint16_t>(held | (h[k] > 0) << k);
   Action best = kNoAction;
   int best_score = INT_MAX;
-  for (int k = 0; k < kBonusThree; ++k)
-    if (h[k] > 0) {
-      const int score = keep_score(k, w) * 8 + static_cast<int>(rng.below(8));
-      if (score < best_score) best_score = score, best = kDiscardBase + k;
-    }
+  for (; held; held &= held - 1) {
+    const int k = std::countr_zero(held);
+    const int score = keep_score(k, w) * 8 + static_cast<int>(rng.below(8));
+    if (score < best_score) best_score = score, best = kDiscardBase + k;
+  }
   return best;
 }
 

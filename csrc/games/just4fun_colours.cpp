@@ -7,6 +7,7 @@
 #include <cstring>
 #include <numeric>
 #include <sstream>
+#include <type_traits>
 
 #include "core/text.h"
 
@@ -28,9 +29,14 @@ constexpr Bitboard kNotColF = [] {
 }();
 
 // Orthogonal neighbours only: areas connect horizontally and vertically (§7.2).
-Bitboard orthogonal_spread(Bitboard b) {
+constexpr Bitboard orthogonal_spread(Bitboard b) {
   return (b | ((b << 1) & kNotColA) | ((b >> 1) & kNotColF) | (b << kSide) | (b >> kSide)) & kBoardMask;
 }
+constexpr std::array<Bitboard, kFields> kNeighbours = [] {
+  std::array<Bitboard, kFields> neighbours{};
+  for (int f = 0; f < kFields; ++f) neighbours[f] = orthogonal_spread(Bitboard{1} << f) & ~(Bitboard{1} << f);
+  return neighbours;
+}();
 
 int colour_index(char letter) {
   const auto pos = kColourLetters.find(letter);
@@ -501,76 +507,159 @@ constexpr std::array<double, 6> kBrokenLineWorth = {0, 1, 6, 24, 90, 90};
 // line's fields, or covers the missing field so high that the opponent cannot pay for it. Among
 // the rest a weighted sum (kPolicyWeights) prefers fields that extend the mover's lines and
 // areas, break opponents' lines, are cheap, and take opponents' stones; ties broken at random.
+//
+// What the sum reads of the board is worked out once a decision, not once a candidate field
+// (PolicyContext): the fields that answer each threat; each line's kind, what a stone there
+// makes of it; and what a line of each kind adds to a field on it. A field's score is then a
+// lookup per line through it (every field as many, padded with kNoLine) with no branch on the
+// board, so that a rollout does not stall on mispredicted branches (docs/performance.md). With whole-number
+// weights (the defaults) every sum is exact, so the scores are those the policy always gave;
+// with fractional weights a field's line terms are added in another order, which can round
+// differently in the last place.
+
+// A seat's threat to complete a line on its next turn (§7.1): the fields where it would, among
+// those it pays for; and the placements that take every one of them away. Such a placement
+// covers a stone of the seat's that lies on all the lines it would complete (a line through it
+// no longer lacks just one field), or covers the one completing field too high for its cards.
+struct State::Threat {
+  Bitboard fields = 0, answers = 0;
+};
+
+State::Threat State::threat_of(int seat) const {
+  const Bitboard payable = playable_fields(seat);
+  Threat threat;
+  if (!(completing(owned_[seat]) & payable)) return threat;
+  Bitboard on_every_line = ~Bitboard{0};
+  auto short_line = [&](Bitboard line, Bitboard missing) {
+    if (missing & payable) threat.fields |= missing, on_every_line &= line;
+  };
+  if (line_length_ == 5)
+    for_each_short_line<5>(owned_[seat], short_line);
+  else
+    for_each_short_line<4>(owned_[seat], short_line);
+  threat.answers = owned_[seat] & on_every_line;
+  const int field = std::countr_zero(threat.fields);
+  if (std::popcount(threat.fields) == 1 && hand_[seat][kMap[field]] <= height_[field] + 1) threat.answers |= threat.fields;
+  return threat;
+}
+
 struct State::PolicyContext {
   struct Threat {
-    int seat;
     double weight;
-    Bitboard fields;  // where the seat would complete a line
+    Bitboard answers;
   };
   std::array<Threat, kMaxPlayers> threats;
   int n_threats = 0;
   Bitboard own = 0, others = 0;
+  // A line's kind: how many of its top stones are the mover's (m) and the others' (t), and
+  // whether a stone there breaks it (none is the mover's, all are one opponent's).
+  static constexpr int kKinds = 2 * (kMaxLineLength + 1) * (kMaxLineLength + 1);
+  static constexpr int kind(int m, int t, bool breaks) { return (breaks * (kMaxLineLength + 1) + m) * (kMaxLineLength + 1) + t; }
+  static constexpr std::uint8_t kNothing = kKinds - 1;  // the kind of LineTable::kNoLine (no line has it)
+  std::array<std::uint8_t, LineTable::kMaxLines> line_kind;
+  // What a line of each kind adds to the score of a field on it, by what the field holds now.
+  enum Holds { kEmpty, kOwn, kOther };  // nothing, the mover's top stone, another's
+  std::array<std::array<double, kKinds>, 3> worth;  // [Holds][kind]
+  // The other terms, by what they count.
+  std::array<double, 3> holds_worth;  // [Holds]: covering the mover's stone, an opponent's
+  std::array<double, 5> area_worth;   // by the mover's stones next to the field
+  std::array<double, kMaxHeight + 1> height_cost;
 };
 
 State::PolicyContext State::policy_context(const double* w) const {
   PolicyContext context;
-  for (int k = 1; k < players_ && k <= w[kBlock]; ++k) {
-    const int q = (current_ + k) % players_;
-    if (const Bitboard fields = completing(owned_[q]) & playable_fields(q))
-      context.threats[context.n_threats++] = {q, 1e6 * (1 << (players_ - k)), fields};
+  for (int k = 1; k < players_ && k <= w[kBlock]; ++k)
+    if (const Threat threat = threat_of((current_ + k) % players_); threat.fields)
+      context.threats[context.n_threats++] = {1e6 * (1 << (players_ - k)), threat.answers};
+
+  const Bitboard own = context.own = owned_[current_];
+  std::array<Bitboard, kMaxPlayers> opponent = owned_;  // the others' stones, seat by seat
+  opponent[current_] = 0;
+  const Bitboard others = context.others = opponent[0] | opponent[1] | opponent[2] | opponent[3];
+  auto classify = [&]<int kLength>(std::integral_constant<int, kLength>) {
+    std::array<Bitboard, 4> breaks;  // by direction (LineStarts), at the starts of the lines a stone breaks
+    for (int d = 0; d < 4; ++d) {
+      Bitboard some = 0, two = 0;  // lines holding stones of some opponent; of two
+      for (const Bitboard stones : opponent) {
+        const Bitboard held = lines_holding<kLength>(stones, d);
+        two |= some & held, some |= held;
+      }
+      breaks[d] = some & ~two & ~lines_holding<kLength>(own, d);
+    }
+    const LineTable& table = line_table(kLength);
+    for (int l = 0; l < table.count; ++l) {
+      const Bitboard line = table.lines[l];
+      const bool broken = breaks[table.direction[l]] >> table.start[l] & 1;
+      context.line_kind[l] = static_cast<std::uint8_t>(PolicyContext::kind(std::popcount(own & line), std::popcount(others & line), broken));
+    }
+  };
+  if (line_length_ == 5)
+    classify(std::integral_constant<int, 5>{});
+  else
+    classify(std::integral_constant<int, 4>{});
+  context.line_kind[LineTable::kNoLine] = PolicyContext::kNothing;
+
+  // A line through the field: the square of the mover's other stones in it; its worth as the
+  // mover's line (when no one else's stone stays in it) by the mover's stones after the move;
+  // and the opponent's line it breaks. A line the mover would complete is a win, chosen before.
+  auto& [empty, mine, other] = context.worth;
+  const int length = line_length_;
+  std::array<double, kMaxLineLength + 1> stones, free_line, broken_line;
+  for (int k = 0; k <= length; ++k)
+    stones[k] = w[kStones] * k * k, free_line[k] = w[kFreeLine] * kFreeLineWorth[k], broken_line[k] = w[kBrokenLine] * kBrokenLineWorth[k];
+  for (int m = 0; m < length; ++m)
+    for (int t = 0; m + t <= length; ++t) {
+      const int kind = PolicyContext::kind(m, t, false);
+      empty[kind] = stones[m] + (t == 0 ? free_line[m + 1] : 0);
+      other[kind] = stones[m] + (t == 1 ? free_line[m + 1] : 0);
+      mine[kind] = m == 0 ? 0 : stones[m - 1] + (t == 0 ? free_line[m] : 0);
+    }
+  for (int t = 1; t <= length; ++t) {
+    const int kind = PolicyContext::kind(0, t, true);
+    empty[kind] = broken_line[t];
+    other[kind] = (t == 1 ? free_line[1] : 0) + broken_line[t];
   }
-  context.own = owned_[current_];
-  Bitboard occupied = 0;
-  for (int p = 0; p < players_; ++p) occupied |= owned_[p];
-  context.others = occupied & ~context.own;
+  empty[PolicyContext::kNothing] = mine[PolicyContext::kNothing] = other[PolicyContext::kNothing] = 0;
+  context.holds_worth = {0, -w[kCoverOwn], w[kTake]};
+  for (int k = 0; k <= 4; ++k) context.area_worth[k] = w[kArea] * k;
+  for (int h = 0; h <= kMaxHeight; ++h) context.height_cost[h] = w[kHeight] * h;
   return context;
 }
 
-double State::policy_score(const PolicyContext& context, int field, const double* w) const {
-  const LineTable& table = line_table(line_length_);
-  const Bitboard own = context.own, others = context.others;
-  const Bitboard bit = Bitboard{1} << field;
+inline double State::policy_score(const PolicyContext& context, int field) const {
+  const int holds = static_cast<int>((context.own >> field & 1) | (context.others >> field & 1) << 1);
   double score = 0;
-  for (int t = 0; t < context.n_threats; ++t) {
-    const PolicyContext::Threat& threat = context.threats[t];
-    Bitboard left = threat.fields;
-    if (bit & (owned_[threat.seat] | threat.fields)) {  // only these fields can change the threat
-      Bitboard payable = playable_fields(threat.seat);
-      if (hand_[threat.seat][kMap[field]] <= height_[field] + 1) payable &= ~bit;
-      left = completing(owned_[threat.seat] & ~bit) & payable;
-    }
-    if (left) score -= threat.weight;
-  }
-  for (int l = 0; l < table.through_count[field]; ++l) {
-    const Bitboard line = table.through[field][l];
-    const int mine = std::popcount(own & ~bit & line);
-    score += w[kStones] * mine * mine;
-    if (!(others & line & ~bit)) score += w[kFreeLine] * kFreeLineWorth[std::popcount((own | bit) & line)];
-    // One opponent's line when its top stones there all belong to the owner of any one of them.
-    const Bitboard theirs = others & line;
-    if (theirs && !(own & line) && (owned_[top_[std::countr_zero(theirs)]] & line) == theirs)
-      score += w[kBrokenLine] * kBrokenLineWorth[std::popcount(theirs)];
-  }
-  score += w[kArea] * std::popcount(orthogonal_spread(bit) & own & ~bit);
-  score -= w[kHeight] * height_[field];
-  if (top_[field] == current_) score -= w[kCoverOwn];
-  if (top_[field] >= 0 && top_[field] != current_) score += w[kTake];
+  for (int t = 0; t < context.n_threats; ++t) score -= context.threats[t].answers >> field & 1 ? 0 : context.threats[t].weight;
+  const auto& worth = context.worth[holds];
+  const auto& lines = line_table(line_length_).through_index[field];
+  auto add_lines = [&](auto through) {  // as many as the field with the most, a constant the loop unrolls
+    for (int l = 0; l < through; ++l) score += worth[context.line_kind[lines[l]]];
+  };
+  if (line_length_ == 5)
+    add_lines(std::integral_constant<int, kLinesOf5.max_through>{});
+  else
+    add_lines(std::integral_constant<int, kLinesOf4.max_through>{});
+  score += context.area_worth[std::popcount(kNeighbours[field] & context.own)];
+  score -= context.height_cost[height_[field]];
+  score += context.holds_worth[holds];
   return score;
 }
 
 Action State::heuristic_action(Rng& rng, const double* w) const {
-  Action moves[kMaxActions];
-  const int n = legal_actions(moves);
-  if (n == 1) return moves[0];
-  if (const Action win = winning_action(); win != kNoAction) return win;
+  const Bitboard legal = legal_fields();
+  if (std::popcount(legal) <= 1) return legal ? static_cast<Action>(std::countr_zero(legal)) : kBlocked;
+  if (const Bitboard wins = completing(owned_[current_]) & legal) return static_cast<Action>(std::countr_zero(wins));
   const PolicyContext context = policy_context(w);
-  Action best = moves[0];
+  int best = 0;
   double best_score = -1e300;
-  for (int i = 0; i < n; ++i) {
-    const double score = policy_score(context, static_cast<int>(moves[i]), w) + rng.below(8) / 8.0;  // ties broken at random
-    if (score > best_score) best_score = score, best = moves[i];
+  for (Bitboard b = legal; b; b &= b - 1) {
+    const int field = std::countr_zero(b);
+    const double score = policy_score(context, field) + rng.below(8) / 8.0;  // ties broken at random
+    const bool better = score > best_score;
+    best_score = better ? score : best_score;
+    best = better ? field : best;
   }
-  return best;
+  return static_cast<Action>(best);
 }
 
 // The rollout policy as a model of the mover's play (decision_log_likelihood), judged against
@@ -585,8 +674,8 @@ double State::policy_likelihood(Action action, double temperature, double epsilo
   if (const Bitboard wins = completing(owned_[current_]) & legal) return wins >> action & 1 ? 1.0 : epsilon;
   const PolicyContext context = policy_context(w);
   double best = -1e300;
-  for (Bitboard b = legal; b; b &= b - 1) best = std::max(best, policy_score(context, std::countr_zero(b), w));
-  return std::max(epsilon, std::exp((policy_score(context, static_cast<int>(action), w) - best) / temperature));
+  for (Bitboard b = legal; b; b &= b - 1) best = std::max(best, policy_score(context, std::countr_zero(b)));
+  return std::max(epsilon, std::exp((policy_score(context, static_cast<int>(action)) - best) / temperature));
 }
 
 // Steps back from this state one move at a time, rebuilding the board and every hand before

@@ -1,6 +1,7 @@
 // Just 4 Fun Colours (Grunau, Kosmos 2010) as played on Yucata.de: 2–4 players, hidden hands.
 // Spec: shared/rules/just4fun_colours.md. Section numbers (§) below refer to it.
 #pragma once
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cstdint>
@@ -23,6 +24,7 @@ inline constexpr int kCardsPerColour = 10;
 inline constexpr int kHandSize = 7;
 inline constexpr int kStonesPerPlayer = 20;
 inline constexpr int kMaxHeight = 7;  // §10: a tower of 7 can never be covered again
+inline constexpr int kMaxLineLength = 5;  // §8: the variant's lines of 5
 inline constexpr int kMinStonesForBlocked = 42;  // §14: blocking needs 6 fields x 7 cards' worth
 
 // §2.2 [R]: the board layout is a reconstruction. Colour indices R=0 O=1 Y=2 G=3 B=4 P=5,
@@ -47,16 +49,23 @@ inline constexpr std::array<Bitboard, kColours> kColourFields = [] {
 }();
 
 // All straight lines of `length` fields (horizontal, vertical, both diagonals), and for each
-// field the lines through it: the immediate-win check (§7.1) tests only those.
+// field the lines through it: the immediate-win check (§7.1) tests only those. The rollout policy
+// reads them by index, every field the same number of them (max_through): a field on fewer has
+// the rest filled with kNoLine, an index no line has.
 struct LineTable {
+  static constexpr int kMaxLines = 64;
   static constexpr int kMaxLinesPerField = 20;
-  int count = 0;
-  std::array<Bitboard, 64> lines{};
+  static constexpr std::uint8_t kNoLine = kMaxLines - 1;
+  int count = 0, max_through = 0;
+  std::array<Bitboard, kMaxLines> lines{};
   std::array<std::array<Bitboard, kMaxLinesPerField>, kFields> through{};
+  std::array<std::array<std::uint8_t, kMaxLinesPerField>, kFields> through_index{};
   std::array<std::uint8_t, kFields> through_count{};
+  std::array<std::uint8_t, kMaxLines> direction{}, start{};  // of each line: LineStarts's d, and its first field
 };
 constexpr LineTable make_line_table(int length) {
   LineTable table;
+  for (auto& lines : table.through_index) lines.fill(LineTable::kNoLine);
   constexpr int kDirections[4][2] = {{0, 1}, {1, 0}, {1, 1}, {1, -1}};  // (drow, dcol)
   for (const auto& d : kDirections)
     for (int row = 0; row < kSide; ++row)
@@ -66,10 +75,16 @@ constexpr LineTable make_line_table(int length) {
         if (end_row < 0 || end_row >= kSide || end_col < 0 || end_col >= kSide) continue;
         Bitboard line = 0;
         for (int k = 0; k < length; ++k) line |= Bitboard{1} << ((row + d[0] * k) * kSide + col + d[1] * k);
-        table.lines[table.count++] = line;
         for (int field = 0; field < kFields; ++field)
-          if (line >> field & 1) table.through[field][table.through_count[field]++] = line;
+          if (line >> field & 1) {
+            table.through_index[field][table.through_count[field]] = static_cast<std::uint8_t>(table.count);
+            table.through[field][table.through_count[field]++] = line;
+          }
+        table.direction[table.count] = static_cast<std::uint8_t>(&d - kDirections);
+        table.start[table.count] = static_cast<std::uint8_t>(row * kSide + col);
+        table.lines[table.count++] = line;
       }
+  for (int field = 0; field < kFields; ++field) table.max_through = std::max<int>(table.max_through, table.through_count[field]);
   return table;
 }
 inline constexpr LineTable kLinesOf4 = make_line_table(4);
@@ -96,25 +111,73 @@ constexpr LineStarts make_line_starts(int length) {
 }
 inline constexpr LineStarts kStartsOf4 = make_line_starts(4);
 inline constexpr LineStarts kStartsOf5 = make_line_starts(5);
+// LineTable lists the lines by direction, each direction's by its start field.
+constexpr bool lines_in_start_order(const LineTable& lines, const LineStarts& starts, int length) {
+  int l = 0;
+  for (int d = 0; d < 4; ++d)
+    for (Bitboard s = starts.starts[d]; s; s &= s - 1, ++l) {
+      Bitboard line = 0;
+      for (int k = 0; k < length; ++k) line |= Bitboard{1} << (std::countr_zero(s) + k * LineStarts::kStep[d]);
+      if (lines.lines[l] != line) return false;
+    }
+  return l == lines.count;
+}
+static_assert(lines_in_start_order(kLinesOf4, kStartsOf4, 4) && lines_in_start_order(kLinesOf5, kStartsOf5, 5));
+
+// Bit s is set when the line of kLength fields from s in direction d holds a field of `stones`
+// (for the starts of such lines; other bits mean nothing).
+template <int kLength>
+constexpr Bitboard lines_holding(Bitboard stones, int d) {
+  Bitboard any = 0;
+  for (int k = 0; k < kLength; ++k) any |= stones >> (k * LineStarts::kStep[d]);
+  return any;
+}
+
+// Bit s of at[k] is set when field s + k * step of direction d (LineStarts) is in `own`.
+template <int kLength>
+constexpr std::array<Bitboard, kLength> along(Bitboard own, int d) {
+  std::array<Bitboard, kLength> at{};
+  for (int k = 0; k < kLength; ++k) at[k] = own >> (k * LineStarts::kStep[d]);
+  return at;
+}
+
+// The starts of the lines in direction d of which `own` holds every field but the `missing`-th,
+// from along(own, d): the lines one stone short (§7.1).
+template <int kLength>
+constexpr Bitboard short_lines(const std::array<Bitboard, kLength>& at, int d, int missing) {
+  const LineStarts& table = kLength == 5 ? kStartsOf5 : kStartsOf4;
+  Bitboard starts = table.starts[d] & ~at[missing];
+  for (int k = 0; k < kLength; ++k)
+    if (k != missing) starts &= at[k];
+  return starts;
+}
 
 // The fields that would complete a line of `own` (§7.1): the missing field of every line that
 // holds all but one of its fields in `own`.
 template <int kLength>
 constexpr Bitboard completing_fields(Bitboard own) {
-  const LineStarts& table = kLength == 5 ? kStartsOf5 : kStartsOf4;
   Bitboard result = 0;
   for (int d = 0; d < 4; ++d) {
-    const int step = LineStarts::kStep[d];
-    std::array<Bitboard, kLength> at{};  // bit s of at[k]: field s + k * step is in `own`
-    for (int k = 0; k < kLength; ++k) at[k] = own >> (k * step);
-    for (int missing = 0; missing < kLength; ++missing) {
-      Bitboard starts = table.starts[d] & ~at[missing];
-      for (int k = 0; k < kLength; ++k)
-        if (k != missing) starts &= at[k];
-      result |= starts << (missing * step);
-    }
+    const auto at = along<kLength>(own, d);
+    for (int missing = 0; missing < kLength; ++missing) result |= short_lines<kLength>(at, d, missing) << (missing * LineStarts::kStep[d]);
   }
   return result;
+}
+
+// Calls visit(line, missing field) for every line of which `own` holds all fields but one.
+template <int kLength, class Visit>
+constexpr void for_each_short_line(Bitboard own, Visit&& visit) {
+  for (int d = 0; d < 4; ++d) {
+    const int step = LineStarts::kStep[d];
+    Bitboard shape = 0;  // the line from field 0; shifted by a start, the line from there
+    for (int k = 0; k < kLength; ++k) shape |= Bitboard{1} << (k * step);
+    const auto at = along<kLength>(own, d);
+    for (int missing = 0; missing < kLength; ++missing)
+      for (Bitboard starts = short_lines<kLength>(at, d, missing); starts; starts &= starts - 1) {
+        const int start = std::countr_zero(starts);
+        visit(shape << start, Bitboard{1} << (start + missing * step));
+      }
+  }
 }
 
 struct Options {
@@ -296,10 +359,13 @@ class State {
   const Counts& draw_pile() const { return sum(stock_) > 0 ? stock_ : discard_; }
 
   // The rollout policy's score of a legal field (heuristic_action), from what the context holds
-  // about the position: the threats the move may answer, the mover's and the others' stones.
+  // about the position: the threats a move may answer, what each line is to the mover, and the
+  // weights' worth of each term.
   struct PolicyContext;
   PolicyContext policy_context(const double* weights) const;
-  double policy_score(const PolicyContext& context, int field, const double* weights) const;
+  double policy_score(const PolicyContext& context, int field) const;
+  struct Threat;
+  Threat threat_of(int seat) const;
   // The model of play of decision_log_likelihood: the likelihood that the mover plays `action`;
   // the mover fears another seat's completing field when it costs at most kFearedCost cards.
   static constexpr std::uint8_t kFearedCost = 2;

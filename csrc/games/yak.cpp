@@ -621,9 +621,12 @@ Action State::heuristic_action(Rng& rng, const double* w) const {
   std::array<Action, kMaxActions> legal;
   const int n = legal_actions(legal.data());
   const int p = actor();
-  std::uint16_t colours_held = 0;  // the colours in the actor's tower
-  for (int q = 0; q < kPositions; ++q)
-    if (tower_[p][q] < kColours) colours_held = static_cast<std::uint16_t>(colours_held | 1u << tower_[p][q]);
+  std::uint16_t colours_held = 0;  // the colours in the actor's tower, which only a purchase reads
+  if (step_ == Step::kBuild)
+    for (TowerMask stones = tower_mask_[p]; stones; stones &= stones - 1) {
+      const unsigned kind = tower_[p][std::countr_zero(stones)];
+      colours_held = static_cast<std::uint16_t>(colours_held | (kind < kColours ? 1u << kind : 0u));
+    }
   auto value = [&](Action a) -> double {
     switch (step_) {
       case Step::kBuild: {

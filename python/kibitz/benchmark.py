@@ -76,6 +76,8 @@ def figures(scale: float = 1.0, repeats: int = 3) -> dict[str, Any]:
     choices counted one per player; ``yak.ismcts_iterations_per_s`` searches the first
     choosing seat's card with SO-ISMCTS). ``*.observation_tensors_per_s``: observation tensors
     written into one array from Python, every seat in turn.
+    ``*.ismcts_heuristic_over_random_rollouts``: SO-ISMCTS's iterations per second with the game's
+    heuristic rollouts (the default) over those with uniformly random ones, in the same run.
 
     ``scale`` multiplies every workload (use < 1 for a quick look). Each figure is the best
     of ``repeats`` runs, the measurements taken round-robin so that a burst of load on a
@@ -105,11 +107,17 @@ def figures(scale: float = 1.0, repeats: int = 3) -> dict[str, Any]:
         f"{CANASTA}.random_round_playouts_per_s": lambda: heuristic_playouts_per_s(canasta, m),
         f"{CANASTA}.uniform_random_playouts_per_s": lambda: random_playouts_per_s(canasta, 2 * m),
         f"{CANASTA}.ismcts_iterations_per_s": lambda: search_iterations_per_s(canasta, canasta_ismcts),
+        f"{CANASTA}.ismcts_random_rollout_iterations_per_s": lambda: search_iterations_per_s(
+            canasta, canasta_ismcts.with_(rollout="random")
+        ),
         f"{YAK}.random_playouts_per_s": lambda: random_playouts_per_s(yak, k),
         f"{YAK}.heuristic_playouts_per_s": lambda: heuristic_playouts_per_s(yak, k),
         f"{GAME}.observation_tensors_per_s": lambda: observation_tensors_per_s(state, n),
         f"{YAK}.observation_tensors_per_s": lambda: observation_tensors_per_s(yak, k),
         f"{YAK}.ismcts_iterations_per_s": lambda: search_iterations_per_s(yak, ismcts.with_(iterations=k)),
+        f"{YAK}.ismcts_random_rollout_iterations_per_s": lambda: search_iterations_per_s(
+            yak, ismcts.with_(iterations=k, rollout="random")
+        ),
     }
     best: dict[str, Any] = {name: 0.0 for name in measurements}
     for _ in range(repeats):
@@ -117,6 +125,9 @@ def figures(scale: float = 1.0, repeats: int = 3) -> dict[str, Any]:
             best[name] = max(best[name], measure())
     one, two = best[f"{GAME}.ismcts_iterations_per_s"], best[f"{GAME}.ismcts_iterations_per_s_2threads"]
     best[f"{GAME}.ismcts_2thread_speedup"] = round(two / one, 3)
+    for game in (GAME, CANASTA, YAK):
+        heuristic, random_ = best[f"{game}.ismcts_iterations_per_s"], best[f"{game}.ismcts_random_rollout_iterations_per_s"]
+        best[f"{game}.ismcts_heuristic_over_random_rollouts"] = round(heuristic / random_, 3)
     best["search.tree_bytes_per_node"] = _core.TREE_BYTES_PER_NODE
     return best
 
