@@ -50,6 +50,11 @@ ladder's ``scale`` (``Elo`` for two players, ``openskill`` for more: Plackett-Lu
 files written for one game."""
 
 
+MU_PER_100_ELO = 3.4
+"""The openskill mu difference (Plackett-Luce, openskill's default beta of 25/6) that gives two
+players the win chance of 100 Elo (64 %): logit(0.64) times sqrt(2) beta."""
+
+
 @dataclass(frozen=True)
 class LevelRating:
     """A level's measured rating: ``value`` with its 95 % interval ``low..high`` on ``scale``
@@ -63,6 +68,12 @@ class LevelRating:
 
     def __str__(self) -> str:
         return f"{self.value:+.0f} ({self.low:+.0f}..{self.high:+.0f}) {self.scale}, {self.anchor} = 0"
+
+    @property
+    def elo(self) -> float:
+        """The rating in Elo: ``value`` itself on the Elo scale; an openskill mu converted at
+        :data:`MU_PER_100_ELO` (what the protocol's ``Elo`` option compares)."""
+        return self.value if self.scale == "Elo" else self.value * 100 / MU_PER_100_ELO
 
 
 @dataclass(frozen=True)
@@ -128,11 +139,12 @@ def level(game: str, players: int, number: int) -> Level:
 
 def nearest(game: str, players: int, rating: float) -> Level:
     """The calibrated level of ``game`` for ``players`` players whose rating is nearest to
-    ``rating`` (the weaker of two as near); raises OptionError when none is calibrated."""
+    ``rating``, in Elo (:attr:`LevelRating.elo`; the weaker of two as near); raises OptionError
+    when none is calibrated."""
     rated = [lv for lv in levels(game, players) if lv.rating is not None]
     if not rated:
         raise OptionError(f"{game} with {players} players has no calibrated level yet (docs/levels.md)")
-    return min(rated, key=lambda lv: abs(lv.rating.value - rating) if lv.rating else 0.0)
+    return min(rated, key=lambda lv: abs(lv.rating.elo - rating) if lv.rating else 0.0)
 
 
 def most_levels() -> int:
@@ -141,9 +153,9 @@ def most_levels() -> int:
 
 
 def rating_range() -> tuple[int, int]:
-    """The lowest and highest rating of any calibrated level, rounded outwards (the range of
-    the protocol's ``Elo`` option); (0, 0) with none calibrated."""
-    values = [lv.rating.value for ladders in _ladders().values() for ladder in ladders for lv in ladder if lv.rating]
+    """The lowest and highest rating of any calibrated level in Elo, rounded outwards (the range
+    of the protocol's ``Elo`` option); (0, 0) with none calibrated."""
+    values = [lv.rating.elo for ladders in _ladders().values() for ladder in ladders for lv in ladder if lv.rating]
     return (int(min(values) // 1), -int(-max(values) // 1)) if values else (0, 0)
 
 
