@@ -21,7 +21,14 @@ from kibitz.stats import elo_estimate
 
 LADDERS = [(game, ladder) for game, found in sorted(levels.ladders().items()) for ladder in found]
 LADDER_IDS = [f"{game}-{'-'.join(map(str, ladder[0].players))}p" for game, ladder in LADDERS]
-MIN_GAP = 100  # Elo between adjacent calibrated levels (docs/levels.md)
+# between adjacent calibrated levels (docs/levels.md): 100 Elo, or with more players an openskill mu of 3.4, its equivalent
+MIN_GAP = {"Elo": 100, "openskill": 3.4}
+
+
+def strongest_preset(game: str, players: int) -> str:
+    """The game's strongest preset for ``players`` players: ``strong-4p`` at a table of three or
+    more where the game has one, else ``strong``."""
+    return "strong-4p" if players >= 3 and "strong-4p" in parameter_sets()[game] else "strong"
 
 
 def first_position(game: str, players: int, seed: int = 1) -> kibitz.State:
@@ -40,8 +47,10 @@ def test_the_games_with_levels_have_a_two_player_ladder_at_least() -> None:
 @pytest.mark.parametrize(("game", "ladder"), LADDERS, ids=LADDER_IDS)
 def test_a_ladder_is_numbered_named_rated_in_order_and_its_specs_play_its_settings(game: str, ladder: tuple[levels.Level, ...]):
     rated = [level.rating for level in ladder if level.rating is not None]
-    assert all(b.value - a.value >= MIN_GAP for a, b in itertools.pairwise(rated)), rated
     players = ladder[0].players[0]
+    assert all(rating.scale == ("Elo" if players == 2 else "openskill") and rating.anchor == "greedy" for rating in rated)
+    assert all(b.value - a.value >= MIN_GAP[b.scale] for a, b in itertools.pairwise(rated)), rated
+    assert all(a.high < b.low for a, b in itertools.pairwise(rated)), rated  # the 95 % intervals do not overlap
     state = first_position(game, players)
     for number, level in enumerate(ladder, start=1):
         assert (level.number, level.spec, level.game) == (number, f"level={number}", game)
@@ -54,7 +63,8 @@ def test_a_ladder_is_numbered_named_rated_in_order_and_its_specs_play_its_settin
         assert move in state.legal_actions()
         assert bot.bot is not None and bot.bot.params == level.search_params.with_(seed=7)
         assert bot.last_result is not None and bot.last_result.iterations <= level.search_params.iterations
-    strong = kibitz.make_bot(f"{ladder[-1].bot}:preset={game}/strong")  # the top level is the strong preset: none is slower
+    # the top level is the strongest preset for its player count: none is slower
+    strong = kibitz.make_bot(f"{ladder[-1].bot}:preset={game}/{strongest_preset(game, players)}")
     assert isinstance(strong, kibitz.SearchBot) and ladder[-1].search_params == strong.params
     assert all(level.search_params.iterations <= strong.params.iterations for level in ladder)
 
