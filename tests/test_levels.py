@@ -59,8 +59,9 @@ def test_a_ladder_is_numbered_named_rated_in_order_and_its_specs_play_its_settin
         assert level.search_params.temperature >= 0 and level.search_params.iterations > 0
         bot = kibitz.make_bot(level.spec, seed=7)
         assert isinstance(bot, LevelBot) and bot.bot is None  # the game is read from the first position
-        move = bot.act(state.view(state.current_player))
-        assert move in state.legal_actions()
+        seat = state.choosing_seats()[0] if state.is_simultaneous() else state.current_player  # Yak starts at a joint node
+        move = bot.act(state.view(seat), seat)
+        assert move in state.legal_actions_for(seat)
         assert bot.bot is not None and bot.bot.params == level.search_params.with_(seed=7)
         assert bot.last_result is not None and bot.last_result.iterations <= level.search_params.iterations
     # the top level is the strongest preset for its player count: none is slower
@@ -110,8 +111,8 @@ def test_a_level_the_game_does_not_have_is_refused_when_the_bot_meets_the_game(m
         bot.act(state.view(state.current_player))
     with pytest.raises(OptionError, match="yucata has no difficulty levels for 3 players; it has levels for 2"):
         levels.levels("yucata", 3)
-    with pytest.raises(OptionError, match="yak has no difficulty levels; games with levels: .*just4fun_colours, yucata"):
-        levels.levels("yak", 2)
+    with pytest.raises(OptionError, match="goofspiel has no difficulty levels; games with levels: .*just4fun_colours.*, yucata"):
+        levels.levels("goofspiel", 2)
 
 
 def test_nearest_picks_the_calibrated_level_nearest_a_rating() -> None:
@@ -193,12 +194,13 @@ def test_levels_files_are_no_parameter_sets(monkeypatch: pytest.MonkeyPatch, tmp
 # -- strength ----------------------------------------------------------------------------------
 
 
-def test_a_seeded_short_match_shows_level_3_beating_level_1() -> None:
-    """Yucata', two players: 60 games (30 duplicate pairs, seed 5). The lower end of the
-    one-sided 95 % interval (the two-sided 90 % interval's) of level 3's Elo over level 1 is
-    above 0."""
-    game, players = kibitz.Game("yucata", players=2), ["level=3", "level=1"]
-    result = kibitz.run_match(game, players, games=60, seed=5, processes=1)
-    plan = MatchPlan(game, players, 60, 5)
+@pytest.mark.parametrize(("game_name", "games"), [("yucata", 60), ("yak", 16)])
+def test_a_seeded_short_match_shows_level_3_beating_level_1(game_name: str, games: int) -> None:
+    """Two players, seed 5: 60 games of Yucata', 16 of Yak (30 and 8 duplicate pairs). The
+    lower end of the one-sided 95 % interval (the two-sided 90 % interval's) of level 3's Elo
+    over level 1 is above 0."""
+    game, players = kibitz.Game(game_name, players=2), ["level=3", "level=1"]
+    result = kibitz.run_match(game, players, games=games, seed=5, processes=1)
+    plan = MatchPlan(game, players, games, 5)
     one_sided = elo_estimate(plan.scores({r.index: r for r in result.records if r.index is not None}, 0), confidence=0.90)
     assert one_sided.low > 0, one_sided
