@@ -24,12 +24,15 @@ from kibitz.match import play_game, positions
 
 
 def decision_positions(game: kibitz.Game, count: int, seed: int) -> list[kibitz.State]:
-    """``count`` decision positions, taken evenly from seeded games between greedy bots."""
+    """``count`` decision positions, taken evenly from seeded games between greedy bots (a
+    simultaneous node, Yak's Sunrise, is one decision: its first choosing seat's)."""
     found: list[kibitz.State] = []
     g = 0
     while len(found) < count:
         record = play_game(game, ["greedy"] * game.num_players, seed + g)
-        found.extend(state for state, _ in positions(record) if state.current_player >= 0 and len(state.legal_actions()) > 1)
+        for state, _ in positions(record):
+            if not state.is_chance() and (state.is_simultaneous() or len(state.legal_actions()) > 1):
+                found.append(state)
         g += 1
     step = len(found) / count
     return [found[int(k * step)] for k in range(count)]
@@ -40,9 +43,10 @@ def cpu_ms(level: levels.Level, states: list[kibitz.State]) -> list[float]:
     spent = []
     for k, state in enumerate(states):
         bot = kibitz.make_bot(level.spec, seed=k)
-        view = state.view(state.current_player)
+        seat = state.choosing_seats()[0] if state.is_simultaneous() else state.current_player
+        view = state.view(seat)
         start = time.process_time()
-        bot.act(view)
+        bot.act(view, seat)
         spent.append(1000 * (time.process_time() - start))
     return spent
 

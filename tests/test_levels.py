@@ -21,7 +21,14 @@ from kibitz.stats import elo_estimate
 
 LADDERS = [(game, ladder) for game, found in sorted(levels.ladders().items()) for ladder in found]
 LADDER_IDS = [f"{game}-{'-'.join(map(str, ladder[0].players))}p" for game, ladder in LADDERS]
-MIN_GAP = 100  # Elo between adjacent calibrated levels (docs/levels.md)
+# between adjacent calibrated levels (docs/levels.md): 100 Elo, or with more players an openskill mu of 3.4, its equivalent
+MIN_GAP = {"Elo": 100, "openskill": 3.4}
+
+
+def strongest_preset(game: str, players: int) -> str:
+    """The game's strongest preset for ``players`` players: ``strong-4p`` at a table of three or
+    more where the game has one, else ``strong``."""
+    return "strong-4p" if players >= 3 and "strong-4p" in parameter_sets()[game] else "strong"
 
 
 def first_position(game: str, players: int, seed: int = 1) -> kibitz.State:
@@ -40,8 +47,10 @@ def test_the_games_with_levels_have_a_two_player_ladder_at_least() -> None:
 @pytest.mark.parametrize(("game", "ladder"), LADDERS, ids=LADDER_IDS)
 def test_a_ladder_is_numbered_named_rated_in_order_and_its_specs_play_its_settings(game: str, ladder: tuple[levels.Level, ...]):
     rated = [level.rating for level in ladder if level.rating is not None]
-    assert all(b.value - a.value >= MIN_GAP for a, b in itertools.pairwise(rated)), rated
     players = ladder[0].players[0]
+    assert all(rating.scale == ("Elo" if players == 2 else "openskill") and rating.anchor == "greedy" for rating in rated)
+    assert all(b.value - a.value >= MIN_GAP[b.scale] for a, b in itertools.pairwise(rated)), rated
+    assert all(a.high < b.low for a, b in itertools.pairwise(rated)), rated  # the 95 % intervals do not overlap
     state = first_position(game, players)
     for number, level in enumerate(ladder, start=1):
         assert (level.number, level.spec, level.game) == (number, f"level={number}", game)
@@ -50,11 +59,13 @@ def test_a_ladder_is_numbered_named_rated_in_order_and_its_specs_play_its_settin
         assert level.search_params.temperature >= 0 and level.search_params.iterations > 0
         bot = kibitz.make_bot(level.spec, seed=7)
         assert isinstance(bot, LevelBot) and bot.bot is None  # the game is read from the first position
-        move = bot.act(state.view(state.current_player))
-        assert move in state.legal_actions()
+        seat = state.choosing_seats()[0] if state.is_simultaneous() else state.current_player  # Yak starts at a joint node
+        move = bot.act(state.view(seat), seat)
+        assert move in state.legal_actions_for(seat)
         assert bot.bot is not None and bot.bot.params == level.search_params.with_(seed=7)
         assert bot.last_result is not None and bot.last_result.iterations <= level.search_params.iterations
-    strong = kibitz.make_bot(f"{ladder[-1].bot}:preset={game}/strong")  # the top level is the strong preset: none is slower
+    # the top level is the strongest preset for its player count: none is slower
+    strong = kibitz.make_bot(f"{ladder[-1].bot}:preset={game}/{strongest_preset(game, players)}")
     assert isinstance(strong, kibitz.SearchBot) and ladder[-1].search_params == strong.params
     assert all(level.search_params.iterations <= strong.params.iterations for level in ladder)
 
@@ -100,8 +111,8 @@ def test_a_level_the_game_does_not_have_is_refused_when_the_bot_meets_the_game(m
         bot.act(state.view(state.current_player))
     with pytest.raises(OptionError, match="yucata has no difficulty levels for 3 players; it has levels for 2"):
         levels.levels("yucata", 3)
-    with pytest.raises(OptionError, match="yak has no difficulty levels; games with levels: .*just4fun_colours, yucata"):
-        levels.levels("yak", 2)
+    with pytest.raises(OptionError, match="goofspiel has no difficulty levels; games with levels: .*just4fun_colours.*, yucata"):
+        levels.levels("goofspiel", 2)
 
 
 def test_nearest_picks_the_calibrated_level_nearest_a_rating() -> None:
@@ -183,12 +194,13 @@ def test_levels_files_are_no_parameter_sets(monkeypatch: pytest.MonkeyPatch, tmp
 # -- strength ----------------------------------------------------------------------------------
 
 
-def test_a_seeded_short_match_shows_level_3_beating_level_1() -> None:
-    """Yucata', two players: 60 games (30 duplicate pairs, seed 5). The lower end of the
-    one-sided 95 % interval (the two-sided 90 % interval's) of level 3's Elo over level 1 is
-    above 0."""
-    game, players = kibitz.Game("yucata", players=2), ["level=3", "level=1"]
-    result = kibitz.run_match(game, players, games=60, seed=5, processes=1)
-    plan = MatchPlan(game, players, 60, 5)
+@pytest.mark.parametrize(("game_name", "games"), [("yucata", 60), ("yak", 16)])
+def test_a_seeded_short_match_shows_level_3_beating_level_1(game_name: str, games: int) -> None:
+    """Two players, seed 5: 60 games of Yucata', 16 of Yak (30 and 8 duplicate pairs). The
+    lower end of the one-sided 95 % interval (the two-sided 90 % interval's) of level 3's Elo
+    over level 1 is above 0."""
+    game, players = kibitz.Game(game_name, players=2), ["level=3", "level=1"]
+    result = kibitz.run_match(game, players, games=games, seed=5, processes=1)
+    plan = MatchPlan(game, players, games, 5)
     one_sided = elo_estimate(plan.scores({r.index: r for r in result.records if r.index is not None}, 0), confidence=0.90)
     assert one_sided.low > 0, one_sided

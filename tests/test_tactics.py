@@ -100,14 +100,19 @@ def test_the_levels_that_promise_blocks_play_the_preset_the_block_suite_checks()
         assert level.search_params == preset.params, level.name
 
 
-def yucata_wins_in_one(count: int) -> list[tuple[kibitz.State, set[int]]]:
-    """Two-player Yucata' positions from seeded random games where the mover wins at once with
-    some cards (taking the red stone while ahead) and not with every card; with those cards."""
-    game, found = kibitz.Game("yucata", players=2), []
+def wins_in_one(game_name: str, players: int, count: int) -> list[tuple[kibitz.State, set[int]]]:
+    """Positions from seeded random games of ``game_name`` at ``players`` seats where the mover
+    wins at once with some moves (in Yucata': taking the red stone while ahead) and not with
+    every move; with those moves. In a game of hidden hands the win is one with the cards the
+    mover holds, which its view shows."""
+    game, found = kibitz.Game(game_name, players=players), []
     for seed in range(500):
         rng = random.Random(seed)
         state = game.new_initial_state(seed)
         while not state.is_terminal() and len(found) < count:
+            if state.is_chance():
+                state.apply(state.sample_chance(rng.randrange(1 << 30)))
+                continue
             mover, wins = state.current_player, set()
             for action in state.legal_actions():
                 after = state.clone()
@@ -123,9 +128,19 @@ def yucata_wins_in_one(count: int) -> list[tuple[kibitz.State, set[int]]]:
     return found
 
 
-@pytest.mark.parametrize("level", kibitz.levels.levels("yucata", 2), ids=lambda level: level.name)
-def test_every_yucata_level_takes_a_win_in_one_move(level):
-    found = yucata_wins_in_one(10)
+# every level of every ladder but two-player Just 4 Fun Colours' (the issue's positions above)
+WIN_LEVELS = [
+    level
+    for game, ladders in sorted(kibitz.levels.ladders().items())
+    for ladder in ladders
+    if game in ("yucata", "just4fun_colours") and (game, ladder[0].players[0]) != ("just4fun_colours", 2)
+    for level in ladder
+]
+
+
+@pytest.mark.parametrize("level", WIN_LEVELS, ids=lambda level: f"{level.game}-{level.players[0]}p-{level.number}")
+def test_every_level_takes_a_win_in_one_move(level):
+    found = wins_in_one(level.game, level.players[0], 10)
     assert len(found) == 10
     for k, (state, wins) in enumerate(found):
         view = state.view(state.current_player)

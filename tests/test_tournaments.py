@@ -37,7 +37,7 @@ def chance_outcomes(record: GameRecord) -> list[int]:
 # -- plans -------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("game", "players"), [(J4FC, 2), (kibitz.Game("just4fun_colours", players=3), 3), (kibitz.Game("canasta_tiles"), 4)])
+@pytest.mark.parametrize(("game", "players"), [(J4FC, 2), (kibitz.Game("just4fun_colours", players=3), 3), (kibitz.Game("canasta_tiles"), 2)])
 def test_a_duplicate_unit_gives_every_player_every_seat_once_on_one_deal(game: kibitz.Game, players: int) -> None:
     plan = MatchPlan(game, [f"p{i}" for i in range(players)], games=3 * players, seed=5)
     assert plan.unit_games == players
@@ -47,6 +47,16 @@ def test_a_duplicate_unit_gives_every_player_every_seat_once_on_one_deal(game: k
         assert len({plan.bots_seed(g) for g in games}) == players  # fresh bots each time
         for seat in range(game.num_players):
             assert sorted(plan.seats(g)[seat] for g in games) == list(range(players))
+
+
+def test_in_a_team_game_a_table_is_one_player_per_team() -> None:
+    """Tile Canasta: a participant holds both seats of a team, so a ladder of five meets in
+    pairs, each duplicate deal played once from each side, and is rated on one Elo scale."""
+    names = ["a", "b", "c", "d", "e"]
+    plan = MatchPlan(kibitz.Game("canasta_tiles"), names, 14, 0, schedule="ladder")
+    assert plan.tables == [(0, 1), (0, 2), (1, 2), (1, 3), (2, 3), (2, 4), (3, 4)]
+    assert plan.unit_games == 2
+    assert [plan.seats(g) for g in range(4)] == [[0, 1, 0, 1], [1, 0, 1, 0], [0, 2, 0, 2], [2, 0, 2, 0]]
 
 
 def test_fewer_players_than_seats_hold_each_seat_equally_often() -> None:

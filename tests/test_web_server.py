@@ -216,9 +216,11 @@ def test_the_games_with_their_options_and_seat_menus(client: TestClient) -> None
 
 def test_the_seat_menu_offers_the_difficulty_levels_for_their_player_counts(client: TestClient) -> None:
     games = {g["name"]: g for g in client.get("/api/games").json()["games"]}
-    ladder = kibitz.levels.levels("yucata", 2)
+    # every ladder in the game's levels file (two and four players), by the first player count it serves
+    ladder = [lv for found in sorted(kibitz.levels.ladders()["yucata"], key=lambda found: found[0].players) for lv in found]
+    assert {lv.players[0] for lv in ladder} >= {2, 4}
     offered = [b for b in games["yucata"]["bots"] if b["group"] == "Difficulty levels"]
-    assert [(b["label"], b["spec"], b["players"]) for b in offered] == [(lv.name, lv.spec, [2]) for lv in ladder]
+    assert [(b["label"], b["spec"], b["players"]) for b in offered] == [(lv.name, lv.spec, list(lv.players)) for lv in ladder]
     assert all(str(lv.rating) in b["summary"] for lv, b in zip(ladder, offered))
     assert not [b for b in games["canasta_tiles"]["bots"] if "players" in b]  # no ladder yet: no level offered
 

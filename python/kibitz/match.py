@@ -450,8 +450,10 @@ class MatchPlan:
     (``gauntlet``), or, for participants listed in order of strength, every combination of as
     many as there are seats within any run of one more consecutive participants (``ladder``: in
     a two-seat game each meets the next two, so that one Elo scale links them all with few
-    lopsided games). Participants fill a table's seats cyclically (fewer participants than
-    seats: some hold several).
+    lopsided games). A table has as many participants as the game has sides: seats, or teams in a
+    team game (tile Canasta: two, each holding both seats of a team, so that a team's partners
+    are one participant). Participants fill a table's sides cyclically (fewer participants than
+    sides: some hold several).
 
     Games come in *units* played at one table. With ``duplicate`` (the default) a unit replays
     one deal once per cyclic shift of the seats, so that each participant plays each seat's
@@ -490,9 +492,14 @@ class MatchPlan:
         return bot_labels(self.players)
 
     @cached_property
+    def sides(self) -> int:
+        """The sides of a game: its seats, or its teams in a team game."""
+        return len(set(self.game.teams))
+
+    @cached_property
     def tables(self) -> list[tuple[int, ...]]:
         """The participants of each table, in the order units visit them."""
-        n, size = len(self.players), min(len(self.players), self.game.num_players)
+        n, size = len(self.players), min(len(self.players), self.sides)
         if self.schedule == "gauntlet":
             return [(0, *others) for others in combinations(range(1, n), size - 1)]
         if self.schedule == "ladder":
@@ -504,7 +511,7 @@ class MatchPlan:
     @property
     def unit_games(self) -> int:
         """Games per unit: the participants at a table with duplicate deals, else 1."""
-        return min(len(self.players), self.game.num_players) if self.duplicate else 1
+        return min(len(self.players), self.sides) if self.duplicate else 1
 
     @property
     def units(self) -> int:
@@ -527,7 +534,8 @@ class MatchPlan:
             shift = g % self.unit_games
         else:
             shift = self.unit(g) // len(self.tables) if self.rotate else 0
-        return [table[p] for p in seat_assignment(len(table), self.game.num_players, shift)]
+        side = seat_assignment(len(table), self.sides, shift)
+        return [table[side[team]] for team in self.game.teams]
 
     def game_seed(self, g: int) -> int:
         """The seed of game g's deal and chance (shared by a duplicate unit)."""
