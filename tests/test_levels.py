@@ -126,6 +126,18 @@ def test_nearest_picks_the_calibrated_level_nearest_a_rating() -> None:
     assert low <= min(lv.rating.value for lv in rated if lv.rating) and high >= max(lv.rating.value for lv in rated if lv.rating)
 
 
+def test_the_elo_a_four_player_level_is_chosen_by_is_its_openskill_mu_converted() -> None:
+    ladder = [level for level in levels.levels("yucata", 4) if level.rating is not None]
+    assert ladder and all(level.rating and level.rating.scale == "openskill" for level in ladder)
+    for level in ladder:
+        assert level.rating is not None
+        elo = level.rating.value * 100 / levels.MU_PER_100_ELO
+        assert level.rating.elo == pytest.approx(elo)
+        assert levels.nearest("yucata", 4, elo + 10) == level  # compared in Elo, not in mu
+        low, high = levels.rating_range()
+        assert low <= elo <= high
+
+
 # -- the file format ---------------------------------------------------------------------------
 
 
