@@ -40,6 +40,8 @@ CAPSULE_NAME: str = _core.PLUGIN_CAPSULE
 EXPORT = "kibitz_plugin"
 """The module attribute that holds a compiled plug-in's capsule."""
 PARTS = ("choose", "evaluate")
+NETWORK_SUFFIX = ".kbnet"
+"""The ending of a trained network's file name (:mod:`kibitz.learn`), which :func:`load` reads as a plug-in."""
 """What :meth:`Plugin.only` and a ``module:part`` name can pick out of a plug-in."""
 
 ChooseFunction = Callable[[npt.NDArray[np.float32], npt.NDArray[np.bool_], int, int], int]
@@ -102,10 +104,12 @@ class Plugin:
 
 def load(source: str | ModuleType | Plugin | Any) -> Plugin:
     """The plug-in ``source`` names or holds: a :class:`Plugin` (returned as is), a module name
-    (``"kibitz.plugins.yak"``, ``"my_package.my_policy"``) or module, any object with a
-    ``kibitz_plugin`` attribute, or the capsule itself. A name may end in ``:choose`` or
-    ``:evaluate`` for only that part (:meth:`Plugin.only`):
-    ``"kibitz.plugins.just4fun_colours:choose"``. Raises OptionError naming what was wrong."""
+    (``"kibitz.plugins.yak"``, ``"my_package.my_policy"``) or module, a trained network's file
+    (a path ending in ``.kbnet``, :mod:`kibitz.learn`: its value head evaluates, its policy head
+    chooses), any object with a ``kibitz_plugin`` attribute, or the capsule itself. A name may
+    end in ``:choose`` or ``:evaluate`` for only that part (:meth:`Plugin.only`):
+    ``"kibitz.plugins.just4fun_colours:choose"``, ``"gen1.kbnet:evaluate"``. Raises OptionError
+    naming what was wrong."""
     if isinstance(source, Plugin):
         return source
     if isinstance(source, str) and ":" in source:
@@ -113,6 +117,8 @@ def load(source: str | ModuleType | Plugin | Any) -> Plugin:
         plugin = load(name).only(part)
         plugin._module_name = source
         return plugin
+    if isinstance(source, str) and source.endswith(NETWORK_SUFFIX):
+        return _network(source)
     module_name = source if isinstance(source, str) else None
     label = source if isinstance(source, str) else getattr(source, "__name__", type(source).__name__)
     if isinstance(source, str):
@@ -131,6 +137,17 @@ def load(source: str | ModuleType | Plugin | Any) -> Plugin:
     except OptionError as err:
         raise OptionError(f"plug-in {shown(label, 80)}: {err}") from None
     plugin._module_name = module_name
+    return plugin
+
+
+def _network(path: str) -> Plugin:
+    """A network file as a plug-in, evaluated in C++ (csrc/learn/network_plugin.h); it pickles as its path."""
+    from kibitz.learn import check_fits
+
+    network = _core.Network.read(path)
+    check_fits(network, path)
+    plugin = Plugin(network.capsule(), network, f"network file {path}")
+    plugin._module_name = path
     return plugin
 
 
