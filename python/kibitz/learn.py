@@ -521,9 +521,13 @@ def plot_history(result: TrainResult, path: str | os.PathLike[str] | None = None
             ax.plot(epochs, held, "s-", label="validation")
         ax.axvline(result.best_epoch, color="grey", linestyle="--", label=f"kept (epoch {result.best_epoch})")
         ax.set_xlabel("epoch")
+        ax.xaxis.get_major_locator().set_params(integer=True)
         ax.set_title(name)
         ax.legend(loc="best")
-    figure.suptitle(f"{result.network!r}: {result.train_samples} training, {result.validation_samples} validation samples")
+    a = result.network.architecture
+    figure.suptitle(
+        f"{a.game}, hidden {a.hidden}, {a.blocks} blocks: {result.train_samples} training, {result.validation_samples} validation samples"
+    )
     figure.tight_layout()
     if path is not None:
         figure.savefig(path, dpi=100)
