@@ -24,6 +24,7 @@ or the backend, and a run stopped part way resumes with the shards not yet writt
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import os
@@ -40,7 +41,18 @@ from kibitz import __version__
 from kibitz.bots import Bot, SearchBot, make_bot
 from kibitz.errors import OptionError
 from kibitz.game import Game, State
-from kibitz.match import LOCAL, Backend, bot_action, derive_seed, finished_jobs, initial_state, play_out, progress_bar, seat_bots
+from kibitz.match import (
+    LOCAL,
+    Backend,
+    bot_action,
+    derive_seed,
+    finished_jobs,
+    initial_state,
+    play_out,
+    progress_bar,
+    seat_bots,
+    showing_moves,
+)
 
 DATA_FORMAT = 1
 """The version of the shard and manifest layout this kibitz writes and reads."""
@@ -145,7 +157,7 @@ def play_recorded(
         return action
 
     state = initial_state(game, game_seed)
-    play_out(state, game_seed, decide)
+    play_out(state, game_seed, decide, showing_moves(bots))  # an adaptive opponent model sees the others' moves
     returns = state.returns()
     rows["game"] = [index] * len(rows["ply"])
     rows["returns"] = [returns] * len(rows["ply"])
@@ -325,8 +337,7 @@ def generate(
                 }
                 manifest = _write_manifest(folder, settings, game, shards)
                 played, decisions, cpu = played + n_games, decisions + len(arrays["ply"]), cpu + seconds
-                status = f"{decisions} decisions, {cpu / max(played, 1):.2f} CPU s a game"
-                advance(lambda text=status: text)
+                advance(functools.partial(str, f"{decisions} decisions, {cpu / max(played, 1):.2f} CPU s a game"))
     return SelfPlaySummary(folder, len(jobs), played, decisions, cpu, manifest)
 
 
