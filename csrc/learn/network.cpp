@@ -58,7 +58,7 @@ class Reader {
  private:
   void take(void* out, std::size_t n, const char* what) {
     if (bytes_.size() - at_ < n)
-      fail("it is truncated: it ends at byte " + std::to_string(bytes_.size()) + " inside " + what + " (a complete file has them)");
+      fail("it is truncated: it ends at byte " + std::to_string(bytes_.size()) + ", inside " + what);
     std::memcpy(out, bytes_.data() + at_, n);
     at_ += n;
   }

@@ -58,8 +58,8 @@ class Architecture:
     players: int
     inputs: int
     actions: int
-    hidden: int = 128
-    blocks: int = 2
+    hidden: int = 64
+    blocks: int = 1
 
     def layer_shapes(self) -> list[tuple[int, int]]:
         """(inputs, outputs) of each layer in file order."""
@@ -67,7 +67,7 @@ class Architecture:
         return [(self.inputs, h), *[(h, h)] * (2 * self.blocks), (h, self.players), (h, self.actions)]
 
     @classmethod
-    def of_game(cls, game: Game, hidden: int = 128, blocks: int = 2) -> Architecture:
+    def of_game(cls, game: Game, hidden: int = 64, blocks: int = 1) -> Architecture:
         """The shape for ``game`` (its players, observation size and action ids)."""
         return cls(game.name, game.num_players, game.metadata.observation_size, game.metadata.max_actions, hidden, blocks)
 
@@ -316,18 +316,20 @@ class Samples:
 
 @dataclass(frozen=True)
 class TrainSettings:
-    """How :func:`train` trains: the network's shape, Adam's step size and decoupled weight
-    decay (Loshchilov & Hutter 2019; on the weights, not the biases), batches, epochs, the
-    validation share, early stopping (``patience`` epochs without a better validation loss;
-    the best epoch's weights are kept), the policy loss's weight and the value mix
-    (:meth:`Samples.of`)."""
+    """How :func:`train` trains: the shape of a network trained from scratch (``hidden``,
+    ``blocks``), Adam's step size and decoupled weight decay (Loshchilov & Hutter 2019; on the
+    weights, not the biases), batches, epochs, the validation share, early stopping
+    (``patience`` epochs without a better validation loss; the best epoch's weights are kept),
+    the policy loss's weight, and the value mix with the value it distils, ``perfect`` or
+    ``search`` (:meth:`Samples.of`). The defaults are those that generalised best on 3,000
+    games of two-player Just 4 Fun Colours (docs/research-log/learning.md)."""
 
-    hidden: int = 128
-    blocks: int = 2
+    hidden: int = 64
+    blocks: int = 1
     epochs: int = 20
     batch: int = 256
     learning_rate: float = 1e-3
-    weight_decay: float = 1e-4
+    weight_decay: float = 1e-3
     validation: float = 0.1
     patience: int = 5
     policy_weight: float = 1.0

@@ -40,9 +40,9 @@ CAPSULE_NAME: str = _core.PLUGIN_CAPSULE
 EXPORT = "kibitz_plugin"
 """The module attribute that holds a compiled plug-in's capsule."""
 PARTS = ("choose", "evaluate")
+"""What :meth:`Plugin.only` and a ``module:part`` name can pick out of a plug-in."""
 NETWORK_SUFFIX = ".kbnet"
 """The ending of a trained network's file name (:mod:`kibitz.learn`), which :func:`load` reads as a plug-in."""
-"""What :meth:`Plugin.only` and a ``module:part`` name can pick out of a plug-in."""
 
 ChooseFunction = Callable[[npt.NDArray[np.float32], npt.NDArray[np.bool_], int, int], int]
 """``choose(observation, legal_mask, seat, random) -> action``: a legal action id for ``seat``."""
