@@ -59,7 +59,7 @@ class EngineOption:
 
 # Every option: the search parameters that have one, then the engine's own settings, each applied
 # by its Engine method (an option is one row here and, for an engine setting, one _set_ method).
-# Plugin: a compiled rollout policy / leaf evaluator by module name (kibitz.plugins.load); <empty> for none.
+# Plugin: a compiled rollout policy / leaf evaluator by module name, or a network file (kibitz.plugins.load); <empty> for none.
 OPTIONS = [
     *(EngineOption.of(p) for p in PARAMETERS if p.option),
     EngineOption("SeeAll", "check", "false", setter="_set_see_all"),
