@@ -1,5 +1,5 @@
 """Where a Canasta team loses: its win share by round length, and how the hands the search
-imagines for the other seats differ from the true ones (docs/strength.md, "Where the losses
+imagines for the other seats differ from the true ones (docs/research-log/strength.md, "Where the losses
 come from").
 
 Reads the records of a one-round match, e.g.

@@ -1,6 +1,6 @@
 """Fits the tile Canasta evaluator's weights (``VALUE_WEIGHTS`` in bots/canasta_tiles/plugin.pyx)
 to the outcomes of recorded rounds, and prints them as the table the plug-in holds
-(docs/strength.md, "A fitted evaluation for tile Canasta").
+(docs/research-log/strength.md, "A fitted evaluation for tile Canasta").
 
 The evaluator reads the searching seat's tensor through ``value_features`` and returns its team's
 chance to win the round, a logistic function of those features. This script takes every seat's
@@ -8,7 +8,7 @@ features at every other decision of each round, labels them with that seat's res
 0 a loss, 0.5 a tie), and fits an L2-regularised logistic regression by maximum likelihood
 (scipy's L-BFGS). It reports the log-loss on a quarter of the rounds held out, against the
 constant guess (ln 2), and then fits on every round for the table. The records of the shipped
-weights (the commands are also in docs/strength.md):
+weights (the commands are also in docs/research-log/strength.md):
 
     kibitz match canasta_tiles --bots "ismcts:iterations=2000,epsilon=0.3" greedy --games 400 --seed 771 --out a.jsonl
     kibitz match canasta_tiles --bots "ismcts:iterations=300,epsilon=0.3" "ismcts:iterations=300,epsilon=0.3" \\

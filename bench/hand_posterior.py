@@ -22,7 +22,7 @@ really holds:
 Scores: cards in common with the true hand (7 would be seeing it), the log-probability of the true
 counts (not for ``determinize``, a sample), and the Brier score of "holds at least one (two) cards
 of colour c" over the six colours. Each row is compared with ``determinize`` decision by decision:
-mean difference and two standard errors. docs/strength.md, "How much of a hidden hand can be inferred at all".
+mean difference and two standard errors. docs/research-log/strength.md, "How much of a hidden hand can be inferred at all".
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""When did a two-player Just 4 Fun Colours loss become certain? (docs/strength.md, "Where the
+"""When did a two-player Just 4 Fun Colours loss become certain? (docs/research-log/strength.md, "Where the
 losses come from".)
 
 Reads the records of a two-player match, e.g.
@@ -12,7 +12,7 @@ had no completing move (an avoidable loss), or did every move leave one (decided
 the avoidable ones it prints, from the bot's own view (--deals uniform determinizations), the
 share of deals in which the opponent completes a line after the move played and after the
 best of the safe moves: what the bot could have known. It also splits the bot's win share by
-whether it moved first (docs/strength.md, "Screens against the choice families").
+whether it moved first (docs/research-log/strength.md, "Screens against the choice families").
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Search speed in iterations per CPU-second of two kibitz builds, alternating: each build's
 interpreter runs every case once per round in a fresh process, and the table gives each
-build's range and the ratio of the bests (docs/performance.md, "Plug-ins").
+build's range and the ratio of the bests (docs/research-log/performance.md, "Plug-ins").
 
     python bench/search_cpu_time.py /path/to/old-venv/bin/python .venv/bin/python --rounds 5
 

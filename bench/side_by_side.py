@@ -1,5 +1,5 @@
 """OpenSpiel's ISMCTS on the kibitz adapter against kibitz's SO-ISMCTS, in one process and one
-run (issue 13 item 4; docs/performance.md, "Side by side with OpenSpiel"):
+run (issue 13 item 4; docs/performance.md, "Against OpenSpiel"):
 
 1. iterations per second of each on the same positions (Just 4 Fun Colours, 2 players: seeded
    random games stopped at decision nodes), one thread each;

@@ -1,4 +1,4 @@
-"""Yak strength figures of docs/strength.md ("Yak"): does treating Sunrise as simultaneous pay?
+"""Yak strength figures of docs/research-log/strength.md ("Yak"): does treating Sunrise as simultaneous pay?
 
 ``aware`` is the search as it plays Yak: at a Sunrise every other player chooses at the same
 time as it, each from its own statistics (``simultaneous``). ``sequential`` is the same search

@@ -7,11 +7,13 @@ It answers like ``kibitz engine`` until its ``<decision>``-th ``go`` (default 1)
 (in Just 4 Fun Colours illegal while a field can be taken); ``garbage`` prints a line that is
 not protocol; ``nonsense`` answers ``bestmove`` with unreadable text; ``malformed`` sends
 ``bestmove`` alone; ``error`` reports an error instead of moving; ``badbytes`` answers with
-bytes that are not UTF-8. ``startup`` exits (code 4) at the handshake, before any decision.
+bytes that are not UTF-8; ``closeout`` closes its output and goes on running (reading its
+input); ``quit`` exits with code 0. ``startup`` exits (code 4) at the handshake, before any decision.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 
@@ -24,7 +26,7 @@ REPLIES = {
     "malformed": "bestmove",
     "error": "info string error: no idea",
 }
-FAULTS = ("crash", "hang", "badbytes", "startup", *REPLIES)
+FAULTS = ("crash", "hang", "badbytes", "startup", "closeout", "quit", *REPLIES)
 
 
 def main() -> int:
@@ -51,6 +53,14 @@ def main() -> int:
                     return 3
                 if fault == "hang":
                     time.sleep(3600)
+                if fault == "quit":
+                    return 0
+                if fault == "closeout":
+                    sys.stdout.flush()
+                    os.close(sys.stdout.fileno())
+                    for _ in sys.stdin:  # still running, reading what it is sent
+                        pass
+                    return 0
                 if fault == "badbytes":
                     sys.stdout.buffer.write(b"bestmove \xff\xfe\n")
                     sys.stdout.flush()

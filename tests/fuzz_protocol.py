@@ -4,8 +4,10 @@ Feeds random and mutated lines to an in-process engine (the same checks as the h
 test in test_protocol.py, at a size the suite cannot afford): every line either works or
 gets exactly one ``info string error:`` line, every ``go`` ends in exactly one ``bestmove``
 or one error line, no internal error is reported, the engine keeps running and stays usable
-(after every error on a ``go`` a valid search still answers). The lines mix protocol words,
-huge and malformed numbers, non-ASCII text and mutations of valid lines of every game.
+(after every error on a ``go`` a valid search still answers), and a refused ``setoption``
+imports nothing (a plug-in name that is not allowed, or not a module name). The lines mix protocol words, huge and malformed
+numbers, non-ASCII text, plug-in names (shipped, not allowed, not module names) and mutations of
+valid lines of every game, a tile Canasta view of notation version 1 among them.
 Prints the counts; exits 1 on the first violation, naming the line.
 """
 
@@ -15,8 +17,10 @@ import argparse
 import random
 import string
 import sys
+from pathlib import Path
 
 import kibitz
+from kibitz import plugins
 from kibitz.protocol import COMMANDS, Engine
 
 GAME = "just4fun_colours"
@@ -26,7 +30,13 @@ WORDS = [
     *("moves", "p1time", "s0time", "nodes", "p1turn", "2", "0", "x", "=", "?", "?7", "S", "blocked:RR"),
     *("yucata", "canasta_tiles", "discard:7", "rank:9", "lay:9x3+2", "draw", "take", "done", "Q"),
     *("setoption", "Iterations", "Seed", "Determinizations", "SolveStones", "Threads", "Exploration", "Algorithm", "uct"),
+    *("Plugin", "EvalDepth", "<empty>", *plugins.examples(), "kibitz.plugins.yak:choose", "os", "../../etc/passwd", ".os", "a..b", "x:y"),
 ]
+NAME_PIECES = ["kibitz", ".plugins", ".yak", ".just4fun_colours", "os", "..", ".", "/", ":", "choose", ":evaluate", "-", "1", "é", "_x"]
+# A tile Canasta seat view as the build of 2026-11-29 wrote it (notation version 1: tests/data/formats).
+OLD_CANASTA_VIEW = next(
+    line.split("\t")[1] for line in (Path(__file__).parent / "data" / "formats" / "canasta_tiles.txt").read_text().splitlines() if line.startswith("view")
+)
 HUGE_NUMBERS = [
     "18446744073709551616",  # 2^64
     "99999999999999999999",
@@ -67,6 +77,11 @@ def seed_lines(rng: random.Random) -> list[str]:
         "setoption name UGIGameOptions value q=distance",
         "go nodes 20 p1time 100 p2time 100",
         "query p1turn",
+        "setoption name Plugin value kibitz.plugins.just4fun_colours",
+        "setoption name Plugin value <empty>",
+        "setoption name Plugin value kibitz.stats",
+        f"newgame canasta_tiles players 4 seat {OLD_CANASTA_VIEW.split('seat=')[1].split()[0]}",
+        f"position view {OLD_CANASTA_VIEW}",
         *other_games(rng),
     ]
 
@@ -94,6 +109,8 @@ def random_line(rng: random.Random, seeds: list[str]) -> str:
         return "".join(rng.choice(NOISE) for _ in range(rng.randint(0, 40)))
     if kind < 0.55:
         return huge_number_line(rng, seeds)
+    if kind < 0.57:  # a plug-in name: shipped, not allowed, or not a module name at all
+        return "setoption name Plugin value " + "".join(rng.choice(NAME_PIECES) for _ in range(rng.randint(1, 5)))
     line = list(rng.choice(seeds))
     for _ in range(rng.randint(1, 4)):
         i = rng.randrange(len(line) + 1)
@@ -138,6 +155,7 @@ def handle_checked(engine: Engine, out: list[str], line: str) -> tuple[list[str]
     ``go`` that did not end in exactly one bestmove or one error line, an engine still
     searching after stop, or the session ending on a line other than quit."""
     before = len(out)
+    modules = set(sys.modules) if line.startswith("setoption") else None
     engine.handle(line)
     if engine.searching():
         engine.handle("stop")
@@ -152,12 +170,15 @@ def handle_checked(engine: Engine, out: list[str], line: str) -> tuple[list[str]
         return new, "a go that did not end in exactly one bestmove or one error line"
     if engine.searching():
         return new, "still searching after stop"
+    if modules is not None and errors and set(sys.modules) - modules:
+        return new, f"a refused setoption imported {sorted(set(sys.modules) - modules)}"
     if not engine.running and line.split()[:1] != ["quit"]:
         return new, "the session ended"
     return new, None
 
 
 USABLE_CHECK = (
+    "setoption name Plugin value <empty>",  # a plug-in set by an earlier line may be another game's
     "newgame yucata start=0 players 2 seat 0",
     "position view " + kibitz.Game("yucata", players=2, start=0).new_initial_state(0).view(0).notation(),
 )

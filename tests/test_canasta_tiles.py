@@ -131,7 +131,7 @@ def position(
         f"hands={','.join(tiles_text(counts(h)) for h in hands)} known={','.join(tiles_text(counts(k)) for k in known)} "
         f"stock={tiles_text(rest)} top={top or '-'} pile={tiles_text(counts(pile))} "
         f"melds={melds_text(melds[0])}/{melds_text(melds[1])} opened={b(opened[0])},{b(opened[1])} "
-        f"bonus={bonus[0]},{bonus[1]} jokers_used={'.'.join(map(b, jokers_used))} jokers_left={'.'.join(map(str, jokers_left))} played={played} cursor={cursor} chosen={chosen} take={take} value={value}"
+        f"bonus={bonus[0]},{bonus[1]} jokers_used={'.'.join(map(b, jokers_used))} jokers_left={'.'.join(map(str, jokers_left))} played={played} cursor={cursor} chosen={chosen} take={take} value={value} version=2"
     )
     s = kibitz.Game.of_notation(text).state_from_notation(text)
     assert s.notation() == text

@@ -191,6 +191,20 @@ def test_play_as_human_shows_only_your_view(
     assert re.search(r"^(winner|joint winners): seat", out, re.MULTILINE)
 
 
+def test_play_at_a_level_seats_the_level_and_refuses_one_the_game_lacks(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "yucata", "--level", "1", "--seed", "4"]) == 0
+    out = capsys.readouterr().out
+    assert "seed 4: seat 0 level=1, seat 1 level=1" in out and re.search(r"^seat [01] \(level=1\) plays ", out, re.MULTILINE)
+    have = len(kibitz.levels.levels(GAME, 2))
+    assert have < kibitz.levels.most_levels()  # another game has more levels than Just 4 Fun Colours
+    assert main(["play", GAME, "--level", str(have + 1)]) == 2
+    assert f"{GAME} with 2 players has levels 1..{have}; there is no level {have + 1}" in capsys.readouterr().err
+    assert main(["play", GAME, "--level", "0"]) == 2
+    assert "--level: level '0' does not exist" in capsys.readouterr().err
+    assert main(["play", "yucata", "--level", "1", "--bots", "greedy"]) == 2
+    assert "give --bots or --level, not both" in capsys.readouterr().err
+
+
 def test_play_as_human_until_input_ends(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setattr(sys, "stdin", io.StringIO(""))
     assert main(["play", GAME, "--bots", "greedy", "--human", "1", "--seed", "5"]) == 1

@@ -127,3 +127,55 @@ def test_the_fields_of_a_notation_rebuild_it_and_a_view_keeps_other_hands_hidden
     assert seen["seat"] == "1" and set(seen) == {"seat", *fields}
     hands, shown = fields["hands"].split(","), seen["hands"].split(",")
     assert shown[1] == hands[1] and all(shown[p].startswith("?") and shown[p] != hands[p] for p in range(game.num_players) if p != 1)
+
+
+def test_what_a_seat_sees_is_asked_of_a_playable_action_only(state):
+    """observe and observation_text answered for any action id; one that cannot be played here
+    is now refused as apply refuses it, and nothing changes."""
+    before = state.notation()
+    illegal = next(a for a in range(J4FC.metadata.max_actions) if a not in state.legal_actions())
+    for ask in (lambda a: state.observe(1, a), lambda a: state.observation_text(1, a)):
+        with pytest.raises(kibitz.IllegalMoveError, match=r"not playable here: .*; playable: "):
+            ask(illegal)
+        ask(state.legal_actions()[0])
+    state.apply(state.legal_actions()[0])
+    assert state.is_chance()
+    outcome = state.chance_outcomes()[0][0]
+    assert state.observation_text(0, outcome)
+    with pytest.raises(kibitz.IllegalMoveError, match="not playable here"):
+        state.observe(0, 10**6)
+    assert J4FC.state_from_notation(before).notation() == before
+
+
+def test_search_takes_search_params_or_a_mapping(state):
+    """State.search({'iterations': 10}) raised AttributeError: ... to_core."""
+    by_mapping = state.search({"iterations": 200, "seed": 3})
+    assert by_mapping.stats == state.search(kibitz.SearchParams(iterations=200, seed=3)).stats
+    assert state.search({"Iterations": "50", "c": "0.5"}).iterations == 50  # as a spec or the protocol names them
+    for bad in (5, "iterations=10", [("iterations", 10)]):
+        with pytest.raises(TypeError, match=r"search: params must be a kibitz.SearchParams or a mapping of search parameters such as \{'iterations': 1000\}, got "):
+            state.search(bad)
+    with pytest.raises(OptionError, match="unknown search parameter 'iters'"):
+        state.search({"iters": 5})
+
+
+@pytest.mark.parametrize(
+    "text,named",
+    [
+        ("[1,2]", r"search parameters: expected a mapping \(a JSON object\) of parameter names to values, got list \[1, 2\]"),
+        ("3", "got int 3"),
+        ("nope", r"SearchParams.from_json: not JSON \(Expecting value: line 1 column 1 \(char 0\)\): 'nope'"),
+        ('{"iterations": 10, "c": "x"}', "search parameter c: 'x' is not"),
+    ],
+)
+def test_search_params_from_json_says_what_it_needs(text, named):
+    """SearchParams.from_json('[1,2]') raised AttributeError: 'list' object has no attribute 'items'."""
+    with pytest.raises(OptionError, match=named):
+        kibitz.SearchParams.from_json(text)
+
+
+def test_search_params_round_trip_through_json_and_refuse_names_that_are_not_text():
+    params = kibitz.SearchParams(iterations=5, c=0.3, policy=(("block", 0.5),))
+    assert kibitz.SearchParams.from_json(params.to_json()) == params
+    with pytest.raises(OptionError, match="search parameters: names are text, got 1"):
+        kibitz.SearchParams.from_dict({1: 2})  # type: ignore[dict-item]

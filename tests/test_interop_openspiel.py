@@ -143,3 +143,33 @@ def test_side_by_side_bench_bots_play_a_match() -> None:
     )
     assert result.games == 2 and sum(b.win_share for b in result.bots) == pytest.approx(2)
     assert bench.CLOCKS["openspiel-ismcts"].moves > 0 and bench.CLOCKS["kibitz-so-ismcts"].moves > 0
+
+
+@pytest.mark.parametrize("name", ["kibitz_yak", "kibitz_just4fun_colours"])
+def test_the_setup_chance_node_refuses_an_outcome_that_is_not_a_deal(name: str) -> None:
+    """apply_action(10**7) at the setup node was accepted, dealing from a seed no outcome names."""
+    state = pyspiel.load_game(name, {"players": 3}).new_initial_state()
+    assert [a for a, _ in state.chance_outcomes()] == list(range(1024))
+    for outcome in (10**7, 1024, -2):
+        with pytest.raises(kibitz.IllegalMoveError, match=f"setup chance node: outcome {outcome} is not one of the 1024 deals 0..1023"):
+            state.apply_action(outcome)
+        assert state.is_chance_node() and str(state) == "setup"  # nothing dealt
+    state.apply_action(1023)
+    assert str(state) != "setup"
+
+
+def test_apply_actions_names_the_count_it_expects() -> None:
+    """apply_actions([0]) at a 3-player Yak Sunrise raised a bare IndexError: OpenSpiel passes one
+    action per player, by seat."""
+    state = pyspiel.load_game("kibitz_yak", {"players": 3}).new_initial_state()
+    state.apply_action(0)
+    while not state.is_simultaneous_node():
+        state.apply_action(state.chance_outcomes()[0][0] if state.is_chance_node() else state.legal_actions()[0])
+    before = str(state)
+    for actions in ([0], [], [0, 0, 0, 0]):
+        with pytest.raises(kibitz.IllegalMoveError, match=rf"apply_actions: expected 3 actions, one per player by seat \(seats 1, 2, 0 choose here\), got {len(actions)}"):
+            state.apply_actions(actions)
+        assert str(state) == before
+    joint = [state.legal_actions(seat)[0] for seat in range(3)]
+    state.apply_actions(joint)
+    assert str(state) != before

@@ -98,3 +98,17 @@ def test_parallel_env_plays_a_joint_move_in_one_step() -> None:
     observations, rewards, terminations, _, _ = p.step({"player_0": 1, "player_1": 0})  # paper beats rock more often
     assert all(terminations.values()) and sum(rewards.values()) == pytest.approx(1.0)
     assert p.agents == []
+
+
+def test_a_parallel_step_refuses_an_agent_that_does_not_exist() -> None:
+    """parallel_env('yak', players=3).step({..., 'player_9': 0}) was accepted silently."""
+    p = parallel_env("yak", players=3)
+    observations, _ = p.reset(seed=1)
+    actions = {agent: int(np.flatnonzero(obs["action_mask"])[0]) for agent, obs in observations.items() if obs["action_mask"].any()}
+    before = p.notation()
+    for stranger in ("player_9", "player_3", 0, "agent"):
+        with pytest.raises(kibitz.IllegalMoveError, match=rf"no agent {stranger!r} in kibitz_yak_v0; the agents are player_0, player_1, player_2"):
+            p.step({**actions, stranger: 0})
+        assert p.notation() == before
+    p.step(actions)
+    assert p.notation() != before

@@ -3,6 +3,7 @@ C++ evaluator inside the search (kibitz.learn, csrc/learn/)."""
 
 from __future__ import annotations
 
+import re
 import struct
 import zlib
 
@@ -222,8 +223,11 @@ def test_damaged_and_mismatched_network_files_are_refused_with_the_reason(tmp_pa
     )
     assert "needs" in refusal(rewritten(net, count=net.parameters + 1), tmp_path)
     assert "unknown game" in refusal(rewritten(net, game="chess"), tmp_path).lower()
-    with pytest.raises(OptionError, match="cannot open"):
+    with pytest.raises(OptionError, match="missing.kbnet: no such file"):
         plugins.load(str(tmp_path / "missing.kbnet"))
+    (tmp_path / "folder.kbnet").mkdir()
+    with pytest.raises(OptionError, match="folder.kbnet: not a regular file"):
+        plugins.load(str(tmp_path / "folder.kbnet"))
 
 
 def test_a_network_is_refused_for_another_game_or_player_count(tmp_path) -> None:
@@ -240,3 +244,42 @@ def test_a_network_is_refused_for_another_game_or_player_count(tmp_path) -> None
         four.apply(four.sample_chance(2))
     with pytest.raises(kibitz.PluginError, match="trained for 2 players; this game has 4"):
         four.search(kibitz.SearchParams(iterations=50, eval_depth=0), plugin=two_player)
+
+
+def test_a_network_file_loads_from_a_spec_or_the_engine_option_and_a_browser_needs_it_allowed(tmp_path, monkeypatch) -> None:
+    """A network file is data, checked whole by the C++ reader: a bot spec and the protocol's
+    Plugin option load one without --allow-plugin, and refuse a damaged one with the reason;
+    kibitz serve loads only the files its operator allowed (docs/learning.md §3)."""
+    from kibitz.protocol import Engine
+    from kibitz.web.limits import LimitError, Limits, check_bot_spec
+
+    monkeypatch.setattr(plugins, "_allowed", set())
+    path = str(small().save(tmp_path / "g1.kbnet"))
+    assert plugins.is_allowed(path) and plugins.is_allowed(f"{path}:evaluate") and plugins.is_network_file(f"{path}:choose")
+    assert plugins.split_name("C:\\nets\\g1.kbnet") == ("C:\\nets\\g1.kbnet", None)  # a drive's colon is not a part
+    assert plugins.split_name("C:\\nets\\g1.kbnet:evaluate") == ("C:\\nets\\g1.kbnet", "evaluate")
+    bot = kibitz.make_bot(f"ismcts:iterations=30,plugin={path}:evaluate,eval_depth=0")
+    assert isinstance(bot, kibitz.SearchBot) and bot.plugin is not None and bot.plugin.evaluates and not bot.plugin.chooses
+    for bad, reason in (
+        (f"{path}:value", "a part is one of choose, evaluate, got 'value'"),
+        ("x\0y.kbnet", "a network file's path is printable text"),
+        (str(tmp_path / "missing.kbnet"), "missing.kbnet: no such file"),
+    ):
+        with pytest.raises(OptionError, match=re.escape(reason)):
+            kibitz.make_bot(f"ismcts:plugin={bad}")
+    (tmp_path / "short.kbnet").write_bytes(small().to_bytes()[:50])
+
+    out: list[str] = []
+    engine = Engine(out.append)
+    for line in (f"setoption name Plugin value {path}", f"setoption name Plugin value {tmp_path / 'short.kbnet'}", "isready"):
+        engine.handle(line)
+        engine.wait()
+    assert len(out) == 2 and "short.kbnet: it is truncated" in out[0] and out[1] == "readyok"
+    assert engine.plugin is not None and engine.plugin.source == f"network file {path}"  # the refused file changed nothing
+
+    limits = Limits()
+    spec = f"ismcts:iterations=30,plugin={path}"
+    with pytest.raises(LimitError, match=re.escape("loads only the network files its operator names (kibitz serve --allow-plugin FILE.kbnet)")):
+        check_bot_spec(spec, limits)
+    plugins.allow(path)
+    assert check_bot_spec(spec, limits) == spec and path in plugins.allowed()

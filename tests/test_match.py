@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import itertools
 import json
 import math
 import re
+import socket
+import sys
 from collections import Counter
 
 import pytest
@@ -357,3 +360,52 @@ def test_the_table_prints_shares_alike_negative_intervals_clearly_and_long_label
     assert "-2.62 -3.57..-1.67" in out
     shares = re.findall(r"\s(\d+\.\d+)\s+50\.0 40\.0\.\.60\.0", out)
     assert shares == ["43.33", "7.83", "13.50"]
+
+
+# -- the Ray backend's errors (tests/test_ray.py plays on Ray) -----------------------------------
+
+RAY_MATCH = ["match", GAME, "--players", "2", "--bots", "greedy", "random", "--games", "2", "--backend", "ray"]
+
+
+def ray_match_error(capsys: pytest.CaptureFixture[str], *extra: str) -> str:
+    """What ``kibitz match … --backend ray`` says on stderr; it must fail as bad input (exit 2)."""
+    from kibitz.cli import main
+
+    assert main([*RAY_MATCH, *extra]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1, err  # one line, no traceback
+    return err
+
+
+def test_ray_that_is_missing_or_does_not_import_is_named(
+    tmp_path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Only ModuleNotFoundError was caught: a Ray install whose import fails otherwise ended in a
+    traceback."""
+    monkeypatch.setitem(sys.modules, "ray", None)  # not installed
+    assert ray_match_error(capsys) == "error: the ray backend needs Ray: pip install 'kibitz[ray]'\n"
+    monkeypatch.delitem(sys.modules, "ray")
+    fake = tmp_path / "ray"
+    fake.mkdir()
+    monkeypatch.syspath_prepend(str(tmp_path))
+    for broken, reason in [("raise ImportError('libray.so: cannot open shared object file')", "ImportError: libray.so: cannot open shared object file"),
+                           ("raise AttributeError('module has no attribute _raylet')", "AttributeError: module has no attribute _raylet"),
+                           ("import ray_dependency_that_is_gone", "it needs the module 'ray_dependency_that_is_gone'")]:
+        (fake / "__init__.py").write_text(broken + "\n")
+        importlib.invalidate_caches()
+        err = ray_match_error(capsys)
+        assert err.startswith("error: the ray backend: Ray ") and reason in err and "reinstall it: pip install 'kibitz[ray]'" in err
+
+
+def test_a_ray_address_that_cannot_work_is_named(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """A ray:// address without Ray Client ended in a ValueError traceback, and a cluster that does
+    not answer made Ray retry for many minutes."""
+    pytest.importorskip("ray", reason="the ray backend needs Ray (pip install 'kibitz[ray]')")
+    with socket.socket() as probe:  # a port nothing listens on: bound, then closed
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    err = ray_match_error(capsys, "--address", f"127.0.0.1:{port}")
+    assert err.startswith(f"error: --address 127.0.0.1:{port}: the Ray cluster cannot be reached (Connection refused); start one there")
+    monkeypatch.setitem(sys.modules, "grpc", None)  # what ray[client] adds
+    err = ray_match_error(capsys, "--address", f"ray://127.0.0.1:{port}")
+    assert err == f"error: --address ray://127.0.0.1:{port}: a ray:// address needs Ray Client: pip install 'ray[client]'\n"

@@ -1,9 +1,12 @@
 """Malformed notation never crashes or hangs the engine: every mutated full-state or seat-view
-text either reads (and the state is then usable) or raises a ValueError (NotationError).
+text either reads (and the state is then usable) or raises a ValueError (NotationError). The
+texts include tile Canasta notations of version 1, as the build of 2026-11-29 wrote them
+(tests/data/formats), and the `version=` field is mutated like any other.
 
 A larger run: raise ``max_examples`` (300,000 mutations ran clean on 2026-11-29)."""
 
 import random
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -14,6 +17,7 @@ from state_helpers import random_joint
 
 GAMES = {g.name: g for g in kibitz.games()}
 ALPHABET = "0123456789.,;/?-=abcdefROYGBPx "
+FIELDS = [" version=", " version=2", " version=99", " tiebreak=1", " jokers_left=0.0.0.0", " played=7"]  # inserted whole
 
 
 def sample_texts() -> list[tuple[kibitz.Game, str, bool]]:
@@ -40,10 +44,16 @@ def sample_texts() -> list[tuple[kibitz.Game, str, bool]]:
     return out
 
 
-TEXTS = sample_texts()
+def old_texts() -> list[tuple[kibitz.Game, str, bool]]:
+    """Every tenth tile Canasta position of notation version 1 (full and views)."""
+    lines = (Path(__file__).parent / "data" / "formats" / "canasta_tiles.txt").read_text().splitlines()[::10]
+    return [(kibitz.Game.of_notation(text), text, kind == "view") for kind, text, _ in (line.split("\t") for line in lines)]
+
+
+TEXTS = sample_texts() + old_texts()
 
 edits = st.lists(
-    st.tuples(st.sampled_from(["replace", "delete", "insert", "duplicate"]), st.integers(0, 10**6), st.integers(0, 10**6), st.sampled_from(ALPHABET)),
+    st.tuples(st.sampled_from(["replace", "delete", "insert", "duplicate"]), st.integers(0, 10**6), st.integers(0, 10**6), st.sampled_from([*ALPHABET, *FIELDS])),
     min_size=1,
     max_size=4,
 )
@@ -53,7 +63,10 @@ def mutate(text: str, ops) -> str:
     chars = list(text)
     for op, i, j, ch in ops:
         k = i % len(chars)
-        if op == "replace":
+        if len(ch) > 1:  # a whole field, inserted where a word ends
+            at = next((i for i in range(k, len(chars)) if chars[i] == " "), len(chars))
+            chars[at:at] = list(ch)
+        elif op == "replace":
             chars[k] = ch
         elif op == "delete" and len(chars) > 1:
             del chars[k]

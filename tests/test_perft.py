@@ -408,7 +408,7 @@ def _canasta_meld_position() -> str:
         "canasta_tiles mode=one_round winner_required=0 first_turn_may_meld=0 strict_natural_majority=1 pile_fully_visible=1 "
         "joker_button=0 totals=0,0 last_round=0,0 rounds=0 tiebreak=0 starter=0 turn=0 phase=meld end=none went_out=- last_regular=0 "
         f"dealt=57 replace=0.0.0.0 hands={','.join(hands)} known=-,-,-,- stock={stock} top=- pile=- melds=1x3+2,9x3/- "
-        "opened=1,0 bonus=0,0 jokers_used=0.0.0.0 jokers_left=1.1.1.1 played=- cursor=- chosen=- take=- value=0"
+        "opened=1,0 bonus=0,0 jokers_used=0.0.0.0 jokers_left=1.1.1.1 played=- cursor=- chosen=- take=- value=0 version=2"
     )
 
 

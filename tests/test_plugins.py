@@ -4,12 +4,18 @@ the installed headers, and clear errors for bad plug-ins."""
 
 from __future__ import annotations
 
+import importlib
+import importlib.machinery
+import importlib.metadata
 import importlib.util
+import os
+import re
 import shutil
 import subprocess
 import sys
 import sysconfig
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -122,7 +128,7 @@ def test_bot_spec_loads_a_plugin() -> None:
     assert "plugin=kibitz.plugins.just4fun_colours" in repr(bot)
     state = decision_state("just4fun_colours")
     assert bot.act(state.view(state.current_player)) in state.legal_actions()
-    with pytest.raises(kibitz.OptionError, match="ismcts:plugin=no_such.module.*cannot import"):
+    with pytest.raises(kibitz.OptionError, match="ismcts:plugin=no_such.module.*is not allowed"):
         kibitz.make_bot("ismcts:plugin=no_such.module")
 
 
@@ -261,9 +267,8 @@ def test_the_engine_protocol_sets_a_plugin_by_name() -> None:
 
     for line in (f"newgame just4fun_colours players 2 seat {seat}", f"position view {state.view(seat).notation()}"):
         engine.handle(line)
-    assert answer("setoption name Plugin value no_such_module") == [
-        "info string error: option Plugin: plug-in 'no_such_module': cannot import it (No module named 'no_such_module')"
-    ]
+    refused = answer("setoption name Plugin value no_such_module")
+    assert len(refused) == 1 and refused[0].startswith("info string error: option Plugin: plug-in 'no_such_module' is not allowed")
     assert engine.plugin is None
     answer("setoption name Plugin value kibitz.plugins.just4fun_colours")
     answer("setoption name EvalDepth value 3")
@@ -271,6 +276,158 @@ def test_the_engine_protocol_sets_a_plugin_by_name() -> None:
     assert state.parse_move(answer("go iterations 200")[-1].split()[1]) in state.legal_actions()
     answer("setoption name Plugin value <empty>")
     assert engine.plugin is None
+
+
+# --- which plug-ins load (docs/plugins.md, "Which plug-ins load") ---
+
+BAD_NAMES = [".os", "../../etc/passwd", "..", "a..b", "a/b", "/etc/passwd", "1abc", "my-policy", "os.path.", "x:choose:evaluate", "é", "kibitz.plugins.yak choose"]
+# A plug-in of plain Python callables in a module: what a name in a spec or an option loads.
+PYTHON_PLUGIN = """
+import numpy as np
+from kibitz import plugins
+
+_plugin = plugins.from_python(lambda obs, legal, seat, random: int(np.flatnonzero(legal)[0]), name="first legal")
+kibitz_plugin = _plugin.capsule
+"""
+
+
+@pytest.fixture
+def allow_list(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An empty list of modules allowed by hand (plugins.allow adds to the process's), restored after."""
+    monkeypatch.setattr(plugins, "_allowed", set())
+
+
+@pytest.fixture
+def policy_module(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    """A plug-in module on the path that no one has allowed; it counts its imports."""
+    (tmp_path / "py_policy.py").write_text(PYTHON_PLUGIN + "import sys\nsys.py_policy_imports = getattr(sys, 'py_policy_imports', 0) + 1\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(sys, "py_policy_imports", 0, raising=False)
+    monkeypatch.delitem(sys.modules, "py_policy", raising=False)
+    return "py_policy"
+
+
+def engine_lines(*lines: str) -> list[str]:
+    from kibitz.protocol import Engine
+
+    out: list[str] = []
+    engine = Engine(out.append)
+    for line in lines:
+        engine.handle(line)
+        engine.wait()
+    return out
+
+
+@pytest.mark.parametrize("name", BAD_NAMES)
+def test_a_plugin_name_that_is_not_a_module_name_is_refused_before_any_import(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """'../../etc/passwd' gave "internal error in 'setoption': TypeError: the 'package' argument
+    is required", make_bot a bare TypeError: every way of naming a plug-in now says what a
+    plug-in name is, and imports nothing."""
+    failing = SimpleNamespace(import_module=lambda *args: pytest.fail(f"imported {args}"), machinery=importlib.machinery, metadata=importlib.metadata)
+    monkeypatch.setattr(plugins, "importlib", failing)  # what kibitz.plugins imports with
+    expected = f"plug-in {name!r}: not a module name"
+    state = decision_state("yucata")
+    for attempt in (
+        lambda: plugins.load(name),
+        lambda: plugins.load_allowed(name),
+        lambda: plugins.allow(name),
+        lambda: kibitz.make_bot(f"ismcts:plugin={name}"),
+        lambda: kibitz.SearchBot(kibitz.SearchParams(iterations=10), plugin=name),
+        lambda: state.search(kibitz.SearchParams(iterations=10), plugin=name),
+    ):
+        with pytest.raises(kibitz.OptionError, match=re.escape(expected)):
+            attempt()
+    if " " not in name:
+        what = ("a plug-in is named by its module, Python identifiers joined by dots (kibitz.plugins.yak, my_package.my_policy), "
+                "or is a network file (a path ending in .kbnet), optionally with :choose or :evaluate")
+        assert engine_lines(f"setoption name Plugin value {name}") == [f"info string error: option Plugin: {expected}; {what}"]
+
+
+def test_the_match_command_refuses_a_plugin_name_without_a_traceback(capsys: pytest.CaptureFixture[str]) -> None:
+    from kibitz.cli import main
+
+    assert main(["match", "yucata", "--bots", "ismcts:plugin=.os", "greedy", "--games", "1"]) == 2
+    assert capsys.readouterr().err.startswith("error: bot 'ismcts:plugin=.os': plug-in '.os': not a module name")
+
+
+@pytest.mark.usefixtures("allow_list")
+def test_a_spec_or_an_option_loads_only_an_allowed_plugin(policy_module: str) -> None:
+    """A bot spec or the Plugin option may come from a GUI or a browser: a module that is not
+    allowed is refused, naming it and how to allow it, and is not imported."""
+    message = (f"plug-in '{policy_module}' is not allowed: allow it with --allow-plugin {policy_module} (kibitz engine, kibitz serve, "
+               f'the commands that take bot specs) or kibitz.plugins.allow("{policy_module}") in Python')
+    with pytest.raises(kibitz.OptionError, match=re.escape(message)):
+        kibitz.make_bot(f"ismcts:plugin={policy_module}")
+    with pytest.raises(kibitz.OptionError, match="is not allowed"):
+        kibitz.make_bot(f"ismcts:plugin={policy_module}:choose")
+    (refused,) = engine_lines(f"setoption name Plugin value {policy_module}")
+    assert refused == f"info string error: option Plugin: {message}. Allowed without that: the plug-ins shipped with kibitz ({', '.join(plugins.examples())}), " \
+                      "modules registered in the entry-point group kibitz.plugins, and network files (.kbnet)"
+    assert sys.py_policy_imports == 0 and policy_module not in sys.modules  # type: ignore[attr-defined]
+    assert plugins.allowed() == plugins.examples() and all(plugins.is_allowed(name) for name in plugins.examples())
+
+    plugins.allow(policy_module)
+    assert plugins.is_allowed(f"{policy_module}:choose") and policy_module in plugins.allowed()
+    bot = kibitz.make_bot(f"ismcts:iterations=30,plugin={policy_module}")
+    assert isinstance(bot, kibitz.SearchBot) and bot.plugin is not None and bot.plugin.name == "first legal"
+    state = decision_state("yucata")
+    assert bot.act(state.view(state.current_player)) in state.legal_actions()
+    assert engine_lines(f"setoption name Plugin value {policy_module}", "isready") == ["readyok"]
+
+
+@pytest.mark.usefixtures("allow_list")
+def test_python_code_is_trusted_to_load_a_plugin_by_name(policy_module: str) -> None:
+    """The user's own code needs no allowing: plugins.load, SearchBot and State.search take any
+    module name (docs/plugins.md)."""
+    state = decision_state("yucata")
+    assert plugins.load(policy_module).name == "first legal"
+    bot = kibitz.SearchBot(kibitz.SearchParams(iterations=30), plugin=policy_module)
+    assert bot.act(state.view(state.current_player)) in state.legal_actions()
+    assert state.search(kibitz.SearchParams(iterations=30), plugin=policy_module).action in state.legal_actions()
+    assert not plugins.is_allowed(policy_module)
+
+
+@pytest.mark.usefixtures("allow_list")
+def test_a_module_registered_in_the_entry_point_group_is_allowed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, policy_module: str) -> None:
+    dist = tmp_path / "site" / "my_policies-1.0.dist-info"
+    dist.mkdir(parents=True)
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: my-policies\nVersion: 1.0\n")
+    (dist / "entry_points.txt").write_text(f"[{plugins.ENTRY_POINT_GROUP}]\nfirst = {policy_module}\n")
+    assert not plugins.is_allowed(policy_module)
+    monkeypatch.syspath_prepend(str(dist.parent))  # the package is installed
+    assert plugins.is_allowed(policy_module) and policy_module in plugins.allowed() and not plugins.is_allowed("other_policy")
+    assert kibitz.make_bot(f"ismcts:plugin={policy_module}").plugin is not None  # type: ignore[attr-defined]
+
+
+def test_the_engine_and_the_commands_that_take_specs_allow_a_plugin_by_flag(tmp_path: Path, policy_module: str) -> None:
+    """``kibitz engine --allow-plugin MODULE`` and ``kibitz-engine --allow-plugin MODULE`` (and the
+    same flag on match): the module loads from the Plugin option; without the flag it does not."""
+    state = kibitz.Game("yucata", players=2, start="0").new_initial_state(1)
+    lines = [f"setoption name Plugin value {policy_module}", "newgame yucata start=0 players 2 seat 0",
+             f"position view {state.view(0).notation()}", "go iterations 40", "quit"]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")])}
+    engines = {
+        "kibitz engine": [sys.executable, "-m", "kibitz", "engine"],
+        "kibitz-engine": [sys.executable, "-c", "import sys; from kibitz.protocol import main; sys.exit(main())"],
+    }
+    for name, command in engines.items():
+        for flag in ([], ["--allow-plugin", policy_module]):
+            done = subprocess.run([*command, *flag], input="\n".join(lines) + "\n", capture_output=True, text=True, env=env, timeout=120, check=False)
+            out = done.stdout.splitlines()
+            assert done.returncode == 0, (name, done.stderr)
+            assert out[-1].split()[0] == "bestmove" and state.parse_move(out[-1].split()[1]) in state.legal_actions()
+            assert any("is not allowed" in line for line in out) == (not flag), (name, out)
+        bad = subprocess.run([*command, "--allow-plugin", "../x"], input="quit\n", capture_output=True, text=True, env=env, timeout=120, check=False)
+        assert bad.returncode == 2 and "error: plug-in '../x': not a module name" in bad.stderr
+
+
+@pytest.mark.usefixtures("allow_list")
+def test_the_match_command_allows_a_plugin_by_flag(policy_module: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from kibitz.cli import main
+
+    argv = ["match", "yucata", "--players", "2", "--bots", f"ismcts:iterations=20,plugin={policy_module}", "greedy", "--games", "2", "--processes", "1"]
+    assert main(argv) == 2 and "is not allowed" in capsys.readouterr().err
+    assert main([*argv, "--allow-plugin", policy_module]) == 0
 
 
 # --- tile Canasta's fitted evaluator (bots/canasta_tiles/plugin.pyx, bench/canasta_value.py) ---

@@ -57,6 +57,8 @@ def presets() -> list[str]:
     """Every shipped preset as a bot spec: ``ismcts:preset=yak/strong``, ``strong``."""
     specs = []
     for path in sorted((ROOT / "bots").glob("*/*.json")):
+        if path.name == "levels.json":  # the difficulty levels: a ladder, not a parameter set (its settings are kept params)
+            continue
         data = json.loads(path.read_text())
         specs.append(f"{data['bot']}:preset={path.parent.name}/{path.stem}")
     specs += sorted(json.loads((ROOT / "bots" / "default.json").read_text()))

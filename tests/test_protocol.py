@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import kibitz
-from fuzz_protocol import HUGE_NUMBERS, NON_ASCII, handle_checked, usable
+from fuzz_protocol import HUGE_NUMBERS, NAME_PIECES, NON_ASCII, handle_checked, usable
 from test_search import BLOCKED_POSITION
 from kibitz import SearchParams
 from kibitz.bots import SearchBot
@@ -284,18 +284,20 @@ SEED_LINES = [
     "d",
     "query turn",
     "perft 1",
+    "setoption name Plugin value kibitz.plugins.just4fun_colours:choose",
 ]
 
 
 def mutated_line():
     words = st.sampled_from(
-        [*COMMANDS, "name", "value", "players", "seat", "view", "state", "iterations", "movetime", "Iterations", "Seed"]
+        [*COMMANDS, "name", "value", "players", "seat", "view", "state", "iterations", "movetime", "Iterations", "Seed", "Plugin", "..", "/"]
         + ["2", "0", "x", "=", "?7", *HUGE_NUMBERS, *NON_ASCII]
     )
     random_line = st.lists(words, min_size=0, max_size=6).map(" ".join)
     text = st.text(alphabet=st.one_of(st.characters(min_codepoint=32, max_codepoint=126), st.sampled_from(NON_ASCII)), max_size=40)
     edited = st.tuples(st.sampled_from(SEED_LINES), st.integers(0, 400), text).map(lambda t: t[0][: t[1]] + t[2] + t[0][t[1] :])
-    return st.one_of(random_line, text, edited)
+    plugin = st.lists(st.sampled_from(NAME_PIECES), min_size=1, max_size=5).map(lambda pieces: "setoption name Plugin value " + "".join(pieces))
+    return st.one_of(random_line, text, edited, plugin)
 
 
 @settings(max_examples=200, deadline=None)
@@ -758,3 +760,85 @@ def test_with_see_all_a_joint_move_is_observed_as_every_choice_in_choosing_order
     searched(engine, out, "observe choose build | choose market | choose build")
     s.apply_joint({0: "choose build", 1: "choose market", 2: "choose build"})
     assert engine.position == s
+
+
+# -- difficulty levels: Level, LimitStrength and Elo (docs/levels.md) ----------------------------
+
+
+def test_the_level_options_are_announced_with_their_ranges():
+    from kibitz import levels
+
+    _, out = session("kgi")
+    low, high = levels.rating_range()
+    assert f"option name Level type spin default 0 min 0 max {levels.most_levels()}" in out
+    assert "option name LimitStrength type check default false" in out
+    assert f"option name Elo type spin default {low} min {low} max {high}" in out
+    assert low < high
+
+
+@pytest.mark.parametrize(
+    ("line", "named"),
+    [
+        ("setoption name Level value 99", "option Level: '99' is out of range; expected an integer in 0.."),
+        ("setoption name Level value -1", "option Level: '-1' is out of range"),
+        ("setoption name Level value two", "option Level: 'two' is not an integer"),
+        ("setoption name Elo value 100000", "option Elo: '100000' is out of range; expected an integer in "),
+        ("setoption name LimitStrength value yes", "option LimitStrength: expected true or false, got 'yes'"),
+    ],
+)
+def test_level_option_values_out_of_range_are_refused_and_change_nothing(line, named):
+    engine, out = session()
+    before = (engine.level, engine.limit_strength, engine.elo)
+    engine.handle(line)
+    assert len(out) == 1 and out[0].startswith(f"info string error: {named}"), out
+    assert (engine.level, engine.limit_strength, engine.elo) == before
+
+
+def yucata_session(*lines: str) -> tuple[Engine, list[str], kibitz.State]:
+    s = kibitz.Game("yucata", players=2, start=0).new_initial_state(0)
+    engine, out = session(*lines, "newgame yucata start=0 players 2 seat 0", f"position view {s.view(0).notation()}")
+    return engine, out, s
+
+
+def test_a_level_plays_its_settings_and_the_go_line_may_only_shorten_its_budget():
+    from kibitz import levels
+
+    level = levels.level("yucata", 2, 2)
+    options = ("setoption name Level value 2", "setoption name Iterations value 3000", "setoption name Seed value 3")
+    engine, out, s = yucata_session(*options)
+
+    def iterations(line: str) -> int:
+        reply = answer(engine, out, line)
+        assert reply[-1].split()[1] in s.legal_moves()
+        return int([words for words in map(str.split, reply) if words[:2] == ["info", "iterations"]][-1][2])
+
+    assert answer(engine, out, "go")[0] == f"info string level {level.name}: {level.summary}; rating {level.rating}"
+    assert iterations("go") == iterations("go iterations 100000") == level.search_params.iterations
+    assert iterations("go iterations 7") == 7
+    assert engine._search_options().seed == 3 and engine._search_options().temperature == level.search_params.temperature
+    engine.handle("setoption name Level value 0")
+    assert iterations("go") == 3000  # the options again
+
+
+def test_limit_strength_plays_the_level_whose_rating_is_nearest_to_elo():
+    from kibitz import levels
+
+    ladder = [level for level in levels.levels("yucata", 2) if level.rating is not None]
+    target = ladder[1]
+    assert target.rating is not None
+    engine, out, _ = yucata_session("setoption name Level value 1", f"setoption name Elo value {round(target.rating.value) + 5}")
+    assert answer(engine, out, "go")[0].startswith("info string level 1 · ")  # Level until LimitStrength is on
+    engine.handle("setoption name LimitStrength value true")
+    assert answer(engine, out, "go")[0].startswith(f"info string level {target.name}: ")
+
+
+def test_a_level_the_game_does_not_have_is_refused_at_go_and_the_engine_stays_usable():
+    from kibitz import levels
+
+    top, have = levels.most_levels(), len(levels.levels(GAME, 2))
+    assert have < top  # Just 4 Fun Colours' ladder is shorter than the longest
+    engine, out, s = j4fc_session(f"setoption name Level value {top}")
+    refusal = f"info string error: {GAME} with 2 players has levels 1..{have}; there is no level {top}"
+    assert answer(engine, out, "go") == [refusal]
+    engine.handle("setoption name Level value 1")
+    assert answer(engine, out, "go")[-1].split()[1] in s.legal_moves()

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 import kibitz
+from kibitz import plugins
 from kibitz.cli import main
 from kibitz.errors import OptionError
 from kibitz.match import Backend, Participant, run_match
@@ -64,6 +65,21 @@ def test_selfplay_data_on_ray_are_the_data_made_here(tmp_path: Path) -> None:
     local, remote = load_data(tmp_path / "local"), load_data(tmp_path / "ray")
     assert len(remote) == len(local) > 0
     assert all((remote.arrays[name] == local.arrays[name]).all() for name in ("observations", "policy", "action", "returns"))
+
+
+def test_plugins_allowed_here_are_allowed_on_the_workers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bot spec on a Ray worker may name the plug-ins allowed where the match was started
+    (--allow-plugin, kibitz.plugins.allow): the worker has its own allow-list."""
+    monkeypatch.setattr(plugins, "_allowed", set())
+    plugins.allow("allowed_on_the_driver")
+
+    def checking(seed: int) -> kibitz.RandomBot:
+        if "allowed_on_the_driver" not in plugins.allowed():
+            raise OptionError("the worker does not allow what the driver allowed")
+        return kibitz.RandomBot(seed)
+
+    result = run_match(GAME, [Participant(checking, name="checking"), "greedy"], games=2, seed=1, backend=RAY)
+    assert len(result.records) == 2
 
 
 def test_backend_names_are_checked() -> None:

@@ -72,6 +72,8 @@ def test_engine_plays_against_a_builtin_bot_with_every_seat_seen_only_through_it
     "fault, reason",
     [
         ("crash", "crashed (exit code 3); last stderr line: 'broken_engine: crashing on purpose'"),
+        ("closeout", "closed its output (the process still runs)"),
+        ("quit", "exited (exit code 0) before the game was over"),
         ("hang", "no bestmove within 1500 ms"),
         ("illegal", "illegal move 'blocked'"),
         ("garbage", "sent a line that is not protocol: 'hello referee'"),

@@ -382,3 +382,22 @@ def test_a_replay_that_ends_inside_a_joint_move_is_refused():
     cut = type(record)(**{**record.__dict__, "actions": record.actions[:2], "moves": record.moves[:2]})
     with pytest.raises(ValueError, match="the record ends inside the joint move of seats 0, 1"):
         replay(cut)
+
+
+def test_what_a_seat_sees_of_a_choice_is_asked_of_a_legal_choice_only():
+    """Game('yak', players=3).new_initial_state(3).observe_choice(1, 1, 10**9) returned 1000000000."""
+    s = kibitz.Game("yak", players=3).new_initial_state(3)
+    assert s.is_simultaneous() and s.choosing_seats() == [0, 1, 2]
+    before = s.notation()
+    legal = s.legal_actions_for(1)
+    for observer in (1, 0):
+        with pytest.raises(kibitz.IllegalMoveError, match=r"^illegal choice action id 1000000000 for seat 1 in yak; legal: "):
+            s.observe_choice(observer, 1, 10**9)
+    assert s.observe_choice(1, 1, legal[0]) == legal[0] and s.observe_choice(0, 1, legal[0]) is None  # a Sunrise card is secret
+    with pytest.raises(kibitz.IllegalMoveError, match="choose at once here .*: what is seen of a choice is observe_choice's"):
+        s.observe(0, legal[0])
+    assert s.notation() == before
+    prize = goof_at_bid()
+    prize.apply_joint({0: 0, 1: 1})
+    with pytest.raises(ValueError, match="not a simultaneous node"):
+        prize.observe_choice(0, 1, 0)

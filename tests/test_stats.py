@@ -221,3 +221,49 @@ def test_plackett_luce_ties_and_teams() -> None:
     # two teams of two: the partners of the winning team rise together
     teams = plackett_luce(4, [[([0, 2], 1), ([1, 3], 2)]] * 10)
     assert teams[0].mu == pytest.approx(teams[2].mu) and teams[0].mu > 25 > teams[1].mu
+
+
+# -- one Elo scale ------------------------------------------------------------------------------
+
+
+def simulated_meetings(elos: list[float], pairs: list[tuple[int, int]], units: int, seed: int) -> list[kibitz.stats.Meeting]:
+    """Pairs of games (duplicate units) between players of known Elo, each game won with the
+    logistic probability (no draws)."""
+    rng = np.random.default_rng(seed)
+    meetings = []
+    for a, b in pairs:
+        p = score_from_elo(elos[a] - elos[b])
+        for _ in range(units):
+            meetings.append(kibitz.stats.Meeting(a, b, float(rng.binomial(2, p)) / 2, games=2))
+    return meetings
+
+
+def test_elo_scale_recovers_known_ratings_within_its_intervals() -> None:
+    elos = [0.0, 150.0, 300.0, 450.0, 600.0]
+    pairs = [(i, j) for i in range(5) for j in range(i + 1, min(i + 3, 5))]  # a ladder: each meets the next two
+    ratings = kibitz.stats.elo_scale(5, simulated_meetings(elos, pairs, 300, seed=3), anchor=0)
+    assert ratings[0].elo == ratings[0].low == ratings[0].high == 0
+    for true, rating in zip(elos[1:], ratings[1:]):
+        assert rating.low < true < rating.high, (true, rating)
+        assert rating.error < 60
+    assert [r.units for r in ratings] == [600, 900, 1200, 900, 600]
+
+
+def test_elo_scale_of_two_players_agrees_with_elo_estimate() -> None:
+    meetings = simulated_meetings([0.0, 120.0], [(1, 0)], 200, seed=4)
+    scale = kibitz.stats.elo_scale(2, meetings, anchor=1, virtual_draws=0)[0]
+    direct = elo_estimate(Scores.of([1 - m.score for m in meetings], games_per_unit=2))
+    assert scale.elo == pytest.approx(direct.elo, abs=0.01)
+    assert scale.error == pytest.approx(direct.error, rel=0.05)  # the delta method against mapped ends
+
+
+def test_elo_scale_stays_finite_for_a_clean_sweep_and_refuses_what_it_cannot_rate() -> None:
+    sweep = [kibitz.stats.Meeting(1, 0, 1.0, 2)] * 10
+    rating = kibitz.stats.elo_scale(2, sweep)[1]
+    assert 300 < rating.elo < 1200 and math.isfinite(rating.high)
+    with pytest.raises(ValueError, match="players 2 met no one connected to the anchor 0"):
+        kibitz.stats.elo_scale(3, sweep)
+    with pytest.raises(ValueError, match="two different players"):
+        kibitz.stats.elo_scale(2, [kibitz.stats.Meeting(0, 0, 0.5)])
+    with pytest.raises(ValueError, match="anchor"):
+        kibitz.stats.elo_scale(2, sweep, anchor=2)

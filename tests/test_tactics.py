@@ -9,9 +9,12 @@ cards it really holds) no winning field. The search decides from the mover's vie
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 import kibitz
+import kibitz.levels
 from kibitz import SearchParams
 from test_experts import IMMEDIATE_WINS, J4FC, threat_positions
 
@@ -70,3 +73,60 @@ def test_the_issue_position_with_two_gaps_closes_the_likelier_one():
     view = state.view(0).state()
     moves = [view.search(SearchParams(iterations=20000, seed=seed)).move for seed in range(20)]
     assert moves.count("a3") >= 18, moves
+
+
+# -- the difficulty levels' guarantees (docs/levels.md) ----------------------------------------
+
+LEVELS_2P = kibitz.levels.levels("just4fun_colours", 2)
+BLOCKS_FROM = 3  # docs/levels.md: from this level up a level blocks a one-move threat in >= 90 % of the suite
+
+
+@pytest.mark.parametrize("level", LEVELS_2P, ids=lambda level: level.name)
+@pytest.mark.parametrize("notation", IMMEDIATE_WINS)
+def test_every_level_takes_an_immediate_win(level, notation):
+    state = J4FC.state_from_notation(notation)
+    view = state.view(state.current_player)
+    for seed in range(10):
+        assert view.state().move_to_string(kibitz.make_bot(level.spec, seed=seed).act(view)) == "f1"
+
+
+def test_the_levels_that_promise_blocks_play_the_preset_the_block_suite_checks():
+    """From BLOCKS_FROM up the levels are the strong preset, whose blocks the suite above checks
+    at 20,000 iterations (the levels below block less: docs/levels.md has their rates)."""
+    preset = kibitz.make_bot("ismcts:preset=just4fun_colours/strong")
+    assert isinstance(preset, kibitz.SearchBot)
+    assert len(LEVELS_2P) >= BLOCKS_FROM
+    for level in LEVELS_2P[BLOCKS_FROM - 1 :]:
+        assert level.search_params == preset.params, level.name
+
+
+def yucata_wins_in_one(count: int) -> list[tuple[kibitz.State, set[int]]]:
+    """Two-player Yucata' positions from seeded random games where the mover wins at once with
+    some cards (taking the red stone while ahead) and not with every card; with those cards."""
+    game, found = kibitz.Game("yucata", players=2), []
+    for seed in range(500):
+        rng = random.Random(seed)
+        state = game.new_initial_state(seed)
+        while not state.is_terminal() and len(found) < count:
+            mover, wins = state.current_player, set()
+            for action in state.legal_actions():
+                after = state.clone()
+                after.apply(action)
+                if after.is_terminal() and after.returns()[mover] == 1:
+                    wins.add(action)
+            if wins and len(wins) < len(state.legal_actions()):
+                found.append((state.clone(), wins))
+                break
+            state.apply(rng.choice(state.legal_actions()))
+        if len(found) >= count:
+            break
+    return found
+
+
+@pytest.mark.parametrize("level", kibitz.levels.levels("yucata", 2), ids=lambda level: level.name)
+def test_every_yucata_level_takes_a_win_in_one_move(level):
+    found = yucata_wins_in_one(10)
+    assert len(found) == 10
+    for k, (state, wins) in enumerate(found):
+        view = state.view(state.current_player)
+        assert kibitz.make_bot(level.spec, seed=k).act(view) in wins, state.notation()

@@ -65,6 +65,28 @@ def test_round_robin_and_gauntlet_tables() -> None:
     assert [sorted(plan.seats(g)) for g in range(6)] == [[0, 1], [0, 1], [0, 2], [0, 2], [0, 3], [0, 3]]
 
 
+def test_ladder_tables_link_each_player_to_the_next_ones() -> None:
+    names = ["a", "b", "c", "d", "e"]
+    assert MatchPlan(J4FC, names, 10, 0, schedule="ladder").tables == [(0, 1), (0, 2), (1, 2), (1, 3), (2, 3), (2, 4), (3, 4)]
+    four = kibitz.Game("just4fun_colours", players=4)
+    tables = MatchPlan(four, names + ["f"], 10, 0, schedule="ladder").tables
+    assert tables[0] == (0, 1, 2, 3) and (1, 2, 3, 5) in tables and all(max(t) - min(t) <= 4 for t in tables)
+    assert MatchPlan(J4FC, ["a", "b"], 2, 0, schedule="ladder").tables == [(0, 1)]
+
+
+def test_players_at_tables_of_two_are_rated_on_one_elo_scale_at_the_anchor() -> None:
+    game = kibitz.Game("yucata", players=2)
+    players = ["random", "greedy", "uct:iterations=200"]
+    result = run_match(game, players, games=24, seed=3, processes=1, schedule="ladder", anchor="greedy")
+    rnd, greedy, search = (bot.scale for bot in result.bots)
+    assert result.anchor == "greedy" and greedy is not None and greedy.elo == 0
+    assert rnd is not None and search is not None and rnd.elo < 0 < search.elo
+    assert "scale" in [c.header for c in result.table().columns]
+    assert json.loads(json.dumps(result.to_dict()))["bots"][2]["scale"]["elo"] == pytest.approx(search.elo)
+    with pytest.raises(OptionError, match="anchor 'expert' is not one of the players"):
+        MatchPlan(game, ["random", "greedy"], 2, 0, anchor="expert")
+
+
 def test_without_duplicates_each_game_has_its_own_deal() -> None:
     plan = MatchPlan(J4FC, ["a", "b"], 4, 3, duplicate=False)
     assert [plan.game_seed(g) for g in range(4)] == [derive_seed(3, g) for g in range(4)]

@@ -5,6 +5,8 @@ SPRT and parameter sets that bot specs load by name. Trials are a few games of t
 from __future__ import annotations
 
 import json
+import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -228,3 +230,46 @@ def test_kibitz_tune_on_the_command_line(capsys: pytest.CaptureFixture[str]) -> 
     assert "spsa: 2 trials, 8 games" in capsys.readouterr().out
     assert main(["tune", "just4fun_colours", "--bot", BOT, "--params", "rollout", "--budget", "8", "--opponents", "greedy"]) == 2
     assert "not a tunable number" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "url, named",
+    [
+        ("notaurl", "storage 'notaurl': not a database URL; expected <scheme>://..., e.g. sqlite:///kibitz-tune.db"),
+        ("sqlite:////nonexistent/dir/x.db", "storage 'sqlite:////nonexistent/dir/x.db': the folder /nonexistent/dir does not exist"),
+        ("foo://x", "storage 'foo://x': unknown database scheme 'foo'; use sqlite, postgresql, mysql or another SQLAlchemy dialect"),
+        ("mysql://user:secret@host/db", "storage 'mysql://user:\\*\\*\\*@host/db': the database driver 'MySQLdb' for mysql is not installed: pip install 'mysqlclient'"),
+        ("mysql+pymysql://user@host/db", "storage 'mysql\\+pymysql://user@host/db': the database driver 'pymysql' for mysql is not installed: pip install 'PyMySQL'"),
+        ("postgresql+psycopg2://user@host/db", "storage 'postgresql\\+psycopg2://user@host/db': the database driver 'psycopg2' for postgresql is not installed: pip install 'psycopg2-binary'"),
+        ("sqlite:///.", "storage 'sqlite:///.': . is a folder, not a database file"),
+    ],
+)
+def test_a_storage_url_that_cannot_work_is_named_with_what_is_wrong(
+    url: str, named: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each of these ended in a SQLAlchemy or Optuna traceback; now ``kibitz tune`` says which URL
+    and what is wrong before any game is played (drivers hidden, as on a machine without them)."""
+    for driver in ("MySQLdb", "pymysql", "psycopg2", "psycopg"):
+        monkeypatch.setitem(sys.modules, driver, None)
+    argv = ["tune", "just4fun_colours", "--players", "2", "--bot", BOT, "--params", "c=0.1:5:log", "--opponents", "greedy"]
+    assert main([*argv, "--budget", "4", "--games-per-trial", "4", "--no-verify", "--storage", url]) == 2
+    err = capsys.readouterr().err
+    assert re.match(f"error: {named}", err) and err.count("\n") == 1, err  # one line, no traceback
+    assert "secret" not in err and not list(Path().glob("*.db"))
+
+
+def test_a_study_that_cannot_be_opened_is_named(tmp_path: Path) -> None:
+    """A URL that passes the checks but whose database refuses (here a file that is not SQLite)."""
+    garbage = tmp_path / "garbage.db"
+    garbage.write_bytes(b"not a database" * 100)
+    with pytest.raises(OptionError, match=r"storage 'sqlite:///.*garbage.db': cannot open the study there \(.*\)"):
+        tune(GAME, BOT, ["c=0.1:5:log"], ["greedy"], 4, storage=f"sqlite:///{garbage}", **SMALL)
+
+
+def test_a_bad_spsa_state_file_is_named(tmp_path: Path) -> None:
+    state = tmp_path / "state.json"
+    for text, named in [("{not json", "is not an SPSA state file"), ("[1, 2]", "is not an SPSA state file"),
+                        ('{"format": 2, "trials": []}', "SPSA state format 2 is newer than this kibitz reads")]:
+        state.write_text(text)
+        with pytest.raises(OptionError, match=named):
+            tune(GAME, BOT, ["c=0.1:5:log"], [], 4, method="spsa", storage=str(state), **SMALL)

@@ -9,6 +9,7 @@
 
 #include "core/game.h"
 #include "core/tensor.h"
+#include "core/text.h"
 #include "search/search.h"
 #include "search/solver.h"
 
@@ -54,6 +55,7 @@ class AnyState {
   virtual Action parse_action(const std::string& text) const = 0;
   virtual std::string to_string() const = 0;
   virtual std::string view_string(int seat) const = 0;
+  virtual int notation_version() const = 0;  // the version of the notations this build writes
   virtual std::string render(int seat) const = 0;  // -1: every hand
   virtual bool equals(const AnyState& other) const = 0;
 
@@ -201,6 +203,10 @@ class StateImpl final : public AnyState {
   Action observe_choice(int observer, int chooser, Action action) const override {
     check_seat(observer), check_seat(chooser);
     if constexpr (SimultaneousGame<S>) {
+      require_choosing(chooser);
+      const auto legal = legal_actions_for(chooser);
+      if (std::find(legal.begin(), legal.end(), action) == legal.end())
+        throw IllegalMoveError("illegal choice " + action_name(action) + " for seat " + std::to_string(chooser) + " in " + S::kName + "; legal: " + listing(legal));
       if (observer == chooser) return action;
       return s_.observe_choice(observer, chooser, action);
     }
@@ -212,7 +218,11 @@ class StateImpl final : public AnyState {
   std::vector<double> ranks() const override { return per_player(&S::ranks); }
   int team(int seat) const override { return s_.team(check_seat(seat)); }
   std::uint64_t info_key(int seat) const override { return s_.info_key(check_seat(seat)); }
-  Action observe(int seat, Action action) const override { return s_.observe(check_seat(seat), action); }
+  Action observe(int seat, Action action) const override {
+    check_seat(seat);
+    require_legal(action);
+    return s_.observe(seat, action);
+  }
 
   std::unique_ptr<AnyState> determinize(int seat, std::uint64_t seed) const override {
     Rng rng(seed);
@@ -220,7 +230,9 @@ class StateImpl final : public AnyState {
   }
 
   std::string observation_string(int seat, Action action) const override {
-    if constexpr (HasObservationText<S>) return s_.observation_string(check_seat(seat), action);
+    check_seat(seat);
+    require_legal(action);
+    if constexpr (HasObservationText<S>) return s_.observation_string(seat, action);
     const Action seen = s_.observe(check_seat(seat), action);
     return seen == kUnobserved ? "?" : s_.action_to_string(seen);
   }
@@ -275,8 +287,10 @@ class StateImpl final : public AnyState {
 
   std::string action_to_string(Action action) const override { return s_.action_to_string(action); }
   Action parse_action(const std::string& text) const override { return s_.parse_action(text); }
-  std::string to_string() const override { return s_.to_string(); }
-  std::string view_string(int seat) const override { return s_.view_string(check_seat(seat)); }
+  // The notations carry the game's version (text::with_version); the game's own writer does not.
+  std::string to_string() const override { return text::with_version(s_.to_string(), text::notation_version<S>()); }
+  std::string view_string(int seat) const override { return text::with_version(s_.view_string(check_seat(seat)), text::notation_version<S>()); }
+  int notation_version() const override { return text::notation_version<S>(); }
   std::string render(int seat) const override { return s_.render(seat < 0 ? -1 : check_seat(seat)); }
   bool equals(const AnyState& other) const override {
     const auto* o = dynamic_cast<const StateImpl*>(&other);
@@ -401,6 +415,17 @@ class StateImpl final : public AnyState {
     if (s_.current_player() == kSimultaneousPlayer)
       throw std::invalid_argument("a simultaneous node: seats " + seat_list(choosing_seats()) + " choose at once; ask for one seat's choice");
     if (s_.current_player() < 0) throw std::invalid_argument("not a decision node: the game is over or chance is to act");
+  }
+  // What is seen of an action is asked of an action that can be played here (a decision or a
+  // chance outcome); IllegalMoveError otherwise, as apply would say.
+  void require_legal(Action action) const {
+    if (s_.current_player() == kSimultaneousPlayer)
+      throw IllegalMoveError(std::string("seats ") + seat_list(choosing_seats()) + " choose at once here (a simultaneous node of " + S::kName +
+                             "): what is seen of a choice is observe_choice's");
+    const auto legal = legal_actions();
+    if (std::find(legal.begin(), legal.end(), action) == legal.end())
+      throw IllegalMoveError(std::string(s_.is_terminal() ? "the game is over: nothing is played after " : "not playable here: ") + action_name(action) +
+                             (legal.empty() ? "" : "; playable: " + listing(legal)));
   }
   void require_choosing(int seat) const {
     check_seat(seat);
@@ -534,6 +559,7 @@ struct GameInfo {
   int max_actions = 0;
   int max_chance_outcomes = 0;
   bool chance = true;  // some nodes are chance nodes (false: all randomness is in the setup seed)
+  int notation_version = 1;  // set by registry(): the notation version this build writes and the newest it reads
 };
 
 const std::vector<GameInfo>& registry();

@@ -114,6 +114,7 @@ PYBIND11_MODULE(_core, m) {
       .def_readonly("max_actions", &GameInfo::max_actions)
       .def_readonly("max_chance_outcomes", &GameInfo::max_chance_outcomes)
       .def_readonly("chance", &GameInfo::chance)
+      .def_readonly("notation_version", &GameInfo::notation_version)
       .def("initial", [](const GameInfo& g, const std::map<std::string, std::string>& o, std::uint64_t seed) { return g.initial(o, seed); })
       .def("from_string", [](const GameInfo& g, const std::string& t) { return g.from_string(t); })
       .def("from_view", [](const GameInfo& g, const std::string& t) { return g.from_view(t); })

@@ -78,6 +78,56 @@ inline std::map<std::string, std::string> fields(std::string_view text, std::str
   return out;
 }
 
+// Notation versions (docs/formats.md). A game whose notation changed after it was first
+// released declares `static constexpr int kNotationVersion` (the others are at version 1); its
+// notations end in the field version=<n>, and a notation without that field is version 1. The
+// bindings write and check the field (take_version) around every game's own writer and reader,
+// which never see it.
+inline constexpr std::string_view kVersionKey = "version";
+
+template <class S>
+constexpr int notation_version() {
+  if constexpr (requires { S::kNotationVersion; })
+    return S::kNotationVersion;
+  else
+    return 1;
+}
+
+// `notation` with its version field, which a version-1 notation goes without.
+inline std::string with_version(std::string notation, int version) {
+  if (version > 1) notation += " " + std::string(kVersionKey) + "=" + std::to_string(version);
+  return notation;
+}
+
+// Takes the version field out of a notation of `game` and returns the version (1 without one).
+// Throws NotationError for a version field that is not a version, or for a version this build
+// cannot read (newer than `newest`), naming the version the notation needs. A text that is not
+// a notation of `game` is left to the game's reader to refuse.
+inline int take_version(std::string& notation, std::string_view game, int newest) {
+  const auto all = words(notation);
+  if (all.empty() || all[0] != game) return 1;
+  const std::string prefix = std::string(kVersionKey) + "=";
+  int version = 1;
+  std::size_t at = std::string::npos, length = 0;
+  for (std::size_t i = 1; i < all.size(); ++i) {
+    if (all[i].substr(0, prefix.size()) != prefix) continue;
+    if (at != std::string::npos) throw NotationError("field '" + std::string(kVersionKey) + "' given twice");
+    const std::string_view value = all[i].substr(prefix.size());
+    int parsed = 0;
+    const auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), parsed);
+    if (value.empty() || ec != std::errc() || ptr != value.data() + value.size() || parsed < 1)
+      throw NotationError(std::string(kVersionKey) + ": expected a notation version 1.." + std::to_string(newest) + ", got '" + std::string(value) + "'");
+    if (parsed > newest)
+      throw NotationError("this " + std::string(game) + " notation is version " + std::to_string(parsed) + ": reading it needs a kibitz that reads " +
+                          std::string(game) + " notation version " + std::to_string(parsed) + "; this one reads versions 1.." + std::to_string(newest));
+    version = parsed;
+    at = static_cast<std::size_t>(all[i].data() - notation.data());
+    length = all[i].size();
+  }
+  if (at != std::string::npos) notation.erase(at, length);
+  return version;
+}
+
 inline const std::string& require(const std::map<std::string, std::string>& fields, const std::string& key) {
   const auto it = fields.find(key);
   if (it == fields.end()) throw NotationError("missing field '" + key + "'");

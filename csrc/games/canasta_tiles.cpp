@@ -1116,11 +1116,12 @@ State State::parse(std::string_view text, bool view, int& seat) {
   parse_list(require(f, "totals"), ',', 2, "totals", [&](int t, std::string_view v) { s.totals_[t] = parse_signed(v, "totals"); });
   parse_list(require(f, "last_round"), ',', 2, "last_round", [&](int t, std::string_view v) { s.last_round_[t] = parse_signed(v, "last_round"); });
   s.rounds_ = static_cast<std::uint16_t>(text::to_int(require(f, "rounds"), 0, 65535, "rounds"));
-  s.tiebreak_ = parse_bool(require(f, "tiebreak"), "tiebreak");
   s.starter_ = static_cast<std::uint8_t>(text::to_int(require(f, "starter"), 0, kPlayers - 1, "starter"));
   s.current_ = static_cast<std::uint8_t>(text::to_int(require(f, "turn"), 0, kPlayers - 1, "turn"));
   s.phase_ = static_cast<Phase>(name_index(kPhaseNames, require(f, "phase"), "phase"));
   s.end_ = static_cast<EndReason>(name_index(kEndNames, require(f, "end"), "end"));
+  // Version 1 has no tiebreak= (§11): a round past the mode's end can only have been a tie-break.
+  s.tiebreak_ = f.count("tiebreak") ? parse_bool(f.at("tiebreak"), "tiebreak") : s.phase_ != Phase::kOver && s.mode_reached();
   s.went_out_ = static_cast<std::int8_t>(require(f, "went_out") == "-" ? -1 : text::to_int(require(f, "went_out"), 0, kPlayers - 1, "went_out"));
   s.last_regular_ = parse_bool(require(f, "last_regular"), "last_regular");
   s.dealt_ = static_cast<std::uint8_t>(text::to_int(require(f, "dealt"), 0, kDealtTiles, "dealt"));
@@ -1166,9 +1167,13 @@ State State::parse(std::string_view text, bool view, int& seat) {
   parse_list(require(f, "opened"), ',', 2, "opened", [&](int t, std::string_view v) { s.opened_[t] = parse_bool(v, "opened"); });
   parse_list(require(f, "bonus"), ',', 2, "bonus", [&](int t, std::string_view v) { s.bonus_[t] = static_cast<std::uint8_t>(text::to_int(v, 0, 4, "bonus")); });
   parse_list(require(f, "jokers_used"), '.', kPlayers, "jokers_used", [&](int p, std::string_view v) { s.joker_used_[p] = parse_bool(v, "jokers_used"); });
-  parse_list(require(f, "jokers_left"), '.', kPlayers, "jokers_left",
-             [&](int p, std::string_view v) { s.jokers_left_[p] = static_cast<std::uint8_t>(text::to_int(v, 0, 255, "jokers_left")); });
-  s.played_ = parse_tiles(require(f, "played"), "played");
+  if (f.count("jokers_left")) {
+    parse_list(f.at("jokers_left"), '.', kPlayers, "jokers_left",
+               [&](int p, std::string_view v) { s.jokers_left_[p] = static_cast<std::uint8_t>(text::to_int(v, 0, 255, "jokers_left")); });
+  } else {  // version 1: the default allowance, less this round's use
+    for (int p = 0; p < kPlayers; ++p) s.jokers_left_[p] = static_cast<std::uint8_t>(Options{}.joker_allowance[p] - (s.joker_used_[p] ? 1 : 0));
+  }
+  s.played_ = f.count("played") ? parse_tiles(f.at("played"), "played") : Counts{};  // version 1 has no copies phase
   s.cursor_ = static_cast<std::int8_t>(parse_rank_or_none(require(f, "cursor"), "cursor"));
   s.chosen_ = static_cast<std::int8_t>(parse_rank_or_none(require(f, "chosen"), "chosen"));
   s.take_rank_ = static_cast<std::int8_t>(parse_rank_or_none(require(f, "take"), "take"));
@@ -1315,16 +1320,19 @@ void State::validate_public() const {
     if (totals_[t] % 5 || last_round_[t] % 5) fail("totals: every score is a multiple of 5");
   if (phase_ == Phase::kOver && rounds_ == 0) fail("rounds: a finished match has played a round");
   // §11: once the mode's end is reached, a match goes on only to break a tie.
-  const bool mode_over = mode_ == MatchMode::kOneRound ? rounds_ >= 1
-                         : mode_ == MatchMode::kThreeRounds ? rounds_ >= kThreeRounds
-                                                            : std::max(totals_[0], totals_[1]) >= kTargetScore;
   if (phase_ != Phase::kOver) {
     if (tiebreak_ && (!winner_required_ || totals_[0] != totals_[1])) fail("tiebreak: a tie-break round starts from equal totals, with winner_required=1");
-    if (!tiebreak_ && mode_over) fail("tiebreak: the match has reached its end, so a round now can only break a tie (tiebreak=1)");
+    if (!tiebreak_ && mode_reached()) fail("tiebreak: the match has reached its end, so a round now can only break a tie (tiebreak=1)");
     if (tiebreak_ && rounds_ == 0) fail("tiebreak: no round has been played");
   } else if (tiebreak_) {
     fail("tiebreak: set only while the match goes on");
   }
+}
+
+bool State::mode_reached() const {
+  return mode_ == MatchMode::kOneRound ? rounds_ >= 1
+         : mode_ == MatchMode::kThreeRounds ? rounds_ >= kThreeRounds
+                                            : std::max(totals_[0], totals_[1]) >= kTargetScore;
 }
 
 void State::validate() const {

@@ -105,6 +105,9 @@ enum class EndReason : std::uint8_t { kNone, kWentOut, kStockExhausted, kBonusTh
 class State {
  public:
   static constexpr const char* kName = "canasta_tiles";
+  // Notation version 2 (2026-12-01) added tiebreak=, jokers_left= and played=; a version-1
+  // notation reads with their defaults (docs/games/canasta_tiles.md, docs/formats.md).
+  static constexpr int kNotationVersion = 2;
   static constexpr int kMaxPlayers = kPlayers;
   // Action ids (docs/games/canasta_tiles.md §4.3).
   static constexpr Action kDiscardBase = 0;                 // + kind 0..13
@@ -361,6 +364,7 @@ class State {
   Action winning_run(int& budget) const;
   void validate_public() const;
   void validate() const;
+  bool mode_reached() const;  // §11: the match mode's end is reached (rounds played, or the target)
   static State parse(std::string_view text, bool view, int& seat);
   std::string write(int seat) const;
 

@@ -92,7 +92,8 @@ int total(const Counts& c) { return std::accumulate(c.begin(), c.end(), 0); }
 
 Options parse_options(const std::map<std::string, std::string>& options) {
   Options o;
-  for (const auto& [key, value] : options) {
+  for (const auto& option : options) {
+    const std::string &key = option.first, &value = option.second;  // not a structured binding: clang 14's lambdas cannot capture one
     auto as_int = [&](int lo, int hi) {
       try {
         return text::to_int(value, lo, hi, key);

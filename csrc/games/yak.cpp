@@ -260,7 +260,8 @@ Options parse_options(const std::map<std::string, std::string>& options) {
   Options o;
   std::string variant = "base", bonus = "-";
   bool bonus_given = false;
-  for (const auto& [key, value] : options) {
+  for (const auto& option : options) {
+    const std::string &key = option.first, &value = option.second;  // not a structured binding: clang 14's lambdas cannot capture one
     auto bad = [&](const std::string& allowed) { return OptionError("option " + key + "='" + value + "' is not allowed; expected " + allowed); };
     if (key == "players") {
       if (value != "2" && value != "3" && value != "4") throw bad("2, 3 or 4 players");

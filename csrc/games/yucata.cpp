@@ -101,7 +101,8 @@ std::string layout_text(SpaceMask dark) {
 
 Options parse_options(const std::map<std::string, std::string>& options) {
   Options o;
-  for (const auto& [key, value] : options) {
+  for (const auto& option : options) {
+    const std::string &key = option.first, &value = option.second;  // not a structured binding: clang 14's lambdas cannot capture one
     auto bad = [&](const std::string& allowed) {
       return OptionError("option " + key + "='" + value + "' is not allowed; expected " + allowed);
     };

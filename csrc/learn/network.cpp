@@ -16,6 +16,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 
@@ -31,6 +32,7 @@ namespace {
 // damaged header cannot ask for gigabytes before the checksum is read.
 constexpr std::uint32_t kMaxName = 64, kMaxPlayers = 16, kMaxInputs = 1 << 20, kMaxActions = 1 << 16, kMaxHidden = 4096,
                         kMaxBlocks = 64;
+constexpr std::uintmax_t kMaxFileBytes = std::uintmax_t{1} << 30;  // 1 GiB; a Just 4 Fun Colours network has 100 kB
 
 // Reads the file's fields in order, each check naming the file.
 class Reader {
@@ -116,6 +118,13 @@ void Dense::apply(const float* x, float* y, bool add) const {
 }
 
 Network Network::read(const std::string& path) {
+  // A path may come from a bot spec or an option: only a regular file of a network's size is read.
+  std::error_code error;
+  if (!std::filesystem::is_regular_file(path, error))
+    throw OptionError("network file " + path + (std::filesystem::exists(path, error) ? ": not a regular file" : ": no such file"));
+  if (const auto size = std::filesystem::file_size(path, error); !error && size > kMaxFileBytes)
+    throw OptionError("network file " + path + ": it has " + std::to_string(size) + " bytes, more than a network file's " +
+                      std::to_string(kMaxFileBytes) + " (not a network file?)");
   std::ifstream file(path, std::ios::binary);
   if (!file) throw OptionError("network file " + path + ": cannot open it");
   const std::string bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());

@@ -92,6 +92,13 @@ struct ParamRow {
     .help = "root-parallel search threads")                                                                                           \
   X(FinalMove, final_move, "final", .choices = "visits mean",                                                                         \
     .help = "the move played: most visited (visits) or best mean reward (mean)")                                                      \
+  /* The final-move policy (search/move_choice.h); the difficulty levels play with a temperature. */ \
+  X(double, temperature, "temperature", .value = 0, .low = 0, .high = 1, .option = "Temperature",                                     \
+    .help = "the move played is drawn among the searched moves not proven lost that have at least temperature_visits of the most "  \
+            "visited one's visits, with probability proportional to exp((its mean reward - the best of theirs) / temperature); a "     \
+            "proven win is always played; 0: the final rule's move")                                                                  \
+  X(double, temperature_visits, "temperature_visits", .value = 0.1, .low = 0, .high = 1, .option = "TemperatureVisits",            \
+    .help = "temperature: the least share of the most visited move's visits a move needs to be drawn")                               \
   X(std::uint64_t, seed, "seed", .value = 0, .low = 0, .high = kMaxSeed, .tunable = false, .option = "Seed",                          \
     .help = "every random choice of the search")                                                                                      \
   X(int, solve_stones, "solve_stones", .value = 26, .low = 0, .high = 64, .option = "SolveStones",                                    \

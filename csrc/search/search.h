@@ -14,6 +14,7 @@
 
 #include "core/game.h"
 #include "search/mcts.h"
+#include "search/move_choice.h"
 #include "search/params.h"
 #include "search/playout.h"
 #include "search/plugin.h"
@@ -54,19 +55,6 @@ inline std::uint64_t share_of(std::uint64_t total, std::uint64_t parts, std::uin
 }
 
 }  // namespace detail
-
-// The move among the root statistics: a proven win if there is one; otherwise, among the moves
-// not proven lost (all of them when every move is), the most visited or the best mean.
-inline Action final_action(const std::vector<ActionStats>& stats, FinalMove rule) {
-  const ActionStats* best = nullptr;
-  const bool all_lost = std::all_of(stats.begin(), stats.end(), [](const ActionStats& s) { return s.proof == Proof::kLoss; });
-  for (const ActionStats& s : stats) {  // most visited first
-    if (s.proof == Proof::kWin) return s.action;
-    if (s.proof == Proof::kLoss && !all_lost) continue;
-    if (!best || (rule == FinalMove::kBestMean && s.mean_reward > best->mean_reward)) best = &s;
-  }
-  return best->action;
-}
 
 template <Game S>
 bool is_simultaneous_node(const S& state) {
@@ -288,7 +276,7 @@ Result search(const S& position, const Params& params, int seat_to_search = -1) 
   } else {
     Rng rng(detail::thread_seed(params.seed, -3));
     const bool mixed = joint_root && params.simultaneous != Simultaneous::kDuct;
-    result.action = mixed ? sampled_action(result.stats, rng) : final_action(result.stats, params.final_move);
+    result.action = mixed ? sampled_action(result.stats, rng) : played_move(result.stats, params, rng);
     result.root_value = root_value(result.stats);
   }
   result.seconds = elapsed();

@@ -35,6 +35,8 @@ from kibitz.game import (
     games,
     notation_fields,
 )
+from kibitz import levels  # difficulty levels: kibitz.levels.levels(game, players)
+from kibitz.levels import Level, LevelRating
 from kibitz.match import MatchResult, Participant, play_game, replay, run_match
 from kibitz.params import SearchParams
 from kibitz.records import GameRecord
@@ -53,6 +55,8 @@ __all__ = [
     "GreedyBot",
     "IllegalMoveError",
     "JointMove",
+    "Level",
+    "LevelRating",
     "MatchResult",
     "NotationError",
     "OptionError",
@@ -69,6 +73,7 @@ __all__ = [
     "UnknownGameError",
     "View",
     "games",
+    "levels",
     "make_bot",
     "notation_fields",
     "parse_spec",

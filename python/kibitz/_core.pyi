@@ -165,6 +165,9 @@ class GameInfo:
     def name(self) -> str:
         ...
     @property
+    def notation_version(self) -> int:
+        ...
+    @property
     def options(self) -> list[tuple[str, str]]:
         ...
     @property
@@ -366,6 +369,22 @@ class Params:
         """
     @solver.setter
     def solver(self, arg1: int) -> None:
+        ...
+    @property
+    def temperature(self) -> float:
+        """
+        the move played is drawn among the searched moves not proven lost that have at least temperature_visits of the most visited one's visits, with probability proportional to exp((its mean reward - the best of theirs) / temperature); a proven win is always played; 0: the final rule's move
+        """
+    @temperature.setter
+    def temperature(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    @property
+    def temperature_visits(self) -> float:
+        """
+        temperature: the least share of the most visited move's visits a move needs to be drawn
+        """
+    @temperature_visits.setter
+    def temperature_visits(self, arg1: typing.SupportsFloat | typing.SupportsIndex) -> None:
         ...
     @property
     def threads(self) -> int:

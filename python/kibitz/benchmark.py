@@ -163,26 +163,45 @@ def bench_positions() -> list[State]:
     return positions
 
 
+SIGNATURE_ALGORITHMS = ("uct", "pimc", "so_ismcts", "mo_ismcts")
+
+
+def signature_searches(iterations: int = 10000) -> list[tuple[str, State, SearchParams, int | None]]:
+    """The searches the signature sums, as (label, position, params, seat): every bench position
+    with every algorithm, each with its own fixed seed."""
+    searches = []
+    for index, state in enumerate(bench_positions()):
+        for algorithm in SIGNATURE_ALGORITHMS:
+            params = SearchParams(algorithm=algorithm, iterations=iterations, seed=index, determinizations=8)
+            searches.append((f"{index}:{algorithm}", state, params, _searched_seat(state)))
+    return searches
+
+
+def signature_of(results: list[tuple[str, int, int, list[tuple[int, int]]]]) -> tuple[int, str]:
+    """(total nodes, digest of every root's statistics) of the searches' results, each as
+    (label, nodes, chosen action id, [(action id, visits), ...] most visited first)."""
+    digest = hashlib.sha256()
+    for label, _, action, stats in results:
+        digest.update(f"{label}:{action}:".encode())
+        digest.update(",".join(f"{a}/{visits}" for a, visits in stats).encode())
+    return sum(nodes for _, nodes, _, _ in results), digest.hexdigest()[:16]
+
+
 def signature(iterations: int = 10000) -> tuple[int, str, float]:
     """(total nodes, digest of every root's statistics, seconds) over the bench positions
     and every algorithm."""
-    total_nodes = 0
-    digest = hashlib.sha256()
+    results = []
     start = time.perf_counter()
-    for index, state in enumerate(bench_positions()):
-        for algorithm in ("uct", "pimc", "so_ismcts", "mo_ismcts"):
-            params = SearchParams(algorithm=algorithm, iterations=iterations, seed=index, determinizations=8)
-            result = state.search(params, seat=_searched_seat(state))
-            total_nodes += result.nodes
-            digest.update(f"{index}:{algorithm}:{result.action}:".encode())
-            digest.update(",".join(f"{s.action}/{s.visits}" for s in result.stats).encode())
-    return total_nodes, digest.hexdigest()[:16], time.perf_counter() - start
+    for label, state, params, seat in signature_searches(iterations):
+        result = state.search(params, seat=seat)
+        results.append((label, result.nodes, result.action, [(s.action, s.visits) for s in result.stats]))
+    return (*signature_of(results), time.perf_counter() - start)
 
 
 def bench_command(args: Any) -> int:
     """``kibitz bench``: prints the signature (and the speed of producing it)."""
     nodes, digest, seconds = signature(getattr(args, "iterations", 10000) or 10000)
-    print(f"positions: {len(bench_positions())}  algorithms: uct pimc so_ismcts mo_ismcts")
+    print(f"positions: {len(bench_positions())}  algorithms: {' '.join(SIGNATURE_ALGORITHMS)}")
     print(f"time: {seconds:.2f} s")
     print(f"nodes: {nodes}")
     print(f"signature: {nodes}-{digest}")

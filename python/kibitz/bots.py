@@ -226,9 +226,15 @@ def _perfect_information(game_name: str) -> bool:
 
 
 BUDGETS = ("iterations", "time_ms")
+LEVEL_KEY = "level"  # a spec's difficulty level (kibitz.levels), not a search parameter
 PLUGIN_KEY = "plugin"  # a spec's plug-in (kibitz.plugins.load), not a search parameter
 SPEC_CHARS = 80  # a longer spec is cut in error messages
 ALGORITHM_NAMES = {"uct": "uct", "pimc": "pimc", "ismcts": "so_ismcts", "so_ismcts": "so_ismcts", "mo_ismcts": "mo_ismcts"}
+
+
+PRESETS_FORMAT = 1
+"""The format of a presets file (``bots/default.json``): ``{"format": 1, "<name>": {"bot": ...,
+"params": {...}}, ...}``; a file without ``format`` is format 1 (docs/formats.md)."""
 
 
 def presets() -> dict[str, dict[str, Any]]:
@@ -238,13 +244,40 @@ def presets() -> dict[str, dict[str, Any]]:
     if folder.is_dir():
         for entry in folder.iterdir():
             if entry.name.endswith(".json"):
-                found.update(json.loads(entry.read_text()))
+                found.update(read_presets(entry))
     return found
+
+
+def read_presets(entry: Traversable | Path) -> dict[str, dict[str, Any]]:
+    """The presets of one presets file (see :data:`PRESETS_FORMAT`); raises OptionError naming
+    the file for one that does not read, or that is of a format newer than this kibitz reads."""
+    try:
+        data = json.loads(entry.read_text())
+    except (OSError, ValueError) as err:
+        raise OptionError(f"presets file {entry}: {err}") from None
+    if not isinstance(data, dict):
+        raise OptionError(f"presets file {entry}: expected a JSON object of named presets")
+    version = data.pop("format", 1)
+    _check_format(f"presets file {entry}", version, PRESETS_FORMAT)
+    bad = next((name for name, preset in data.items() if not isinstance(preset, dict) or not isinstance(preset.get("bot"), str)), None)
+    if bad is not None:
+        raise OptionError(f"presets file {entry}: preset {bad!r} is not an object with a bot name")
+    return data
+
+
+def _check_format(label: str, version: Any, newest: int) -> None:
+    """Refuses a file format this kibitz does not read, naming the format it needs."""
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        raise OptionError(f"{label}: format {shown(version)} is not a format number")
+    if version > newest:
+        raise OptionError(f"{label}: format {version} is newer than this kibitz reads (formats 1..{newest}); reading it needs a kibitz that reads format {version}")
 
 
 PARAMETER_SET_FORMAT = 1
 """The format of a parameter set file: ``{"format": 1, "name", "version", "game", "options",
 "bot", "params": {...}, "tuning": {...}}``; ``version`` counts the sets written under one name."""
+LEVELS_FILE = "levels.json"
+"""``bots/<game>/levels.json`` holds the game's difficulty levels (:mod:`kibitz.levels`), no parameter set."""
 BOTS_PATH = "KIBITZ_BOTS"
 """Environment variable: folders (separated by os.pathsep) searched for parameter sets first."""
 
@@ -267,7 +300,7 @@ def parameter_sets() -> dict[str, dict[str, dict[str, Any]]]:
             if not game_folder.is_dir():
                 continue
             for entry in game_folder.iterdir():
-                if entry.name.endswith(".json"):
+                if entry.name.endswith(".json") and entry.name != LEVELS_FILE:
                     found.setdefault(game_folder.name, {})[entry.name.removesuffix(".json")] = _read_set(entry)
     return found
 
@@ -277,8 +310,9 @@ def _read_set(entry: Traversable) -> dict[str, Any]:
         data = json.loads(entry.read_text())
     except (OSError, ValueError) as err:
         raise OptionError(f"parameter set {entry}: {err}") from None
-    if not isinstance(data, dict) or data.get("format") != PARAMETER_SET_FORMAT or not isinstance(data.get("params"), dict):
-        raise OptionError(f"parameter set {entry}: not a parameter set of format {PARAMETER_SET_FORMAT}")
+    if not isinstance(data, dict) or "format" not in data or not isinstance(data.get("params"), dict):
+        raise OptionError(f"parameter set {entry}: not a parameter set (an object with format, bot and params)")
+    _check_format(f"parameter set {entry}", data["format"], PARAMETER_SET_FORMAT)
     return data
 
 
@@ -307,6 +341,8 @@ def write_parameter_set(
     above the set of that name already there; returns its path."""
     if not name or not all(c.isalnum() or c in "-_." for c in name):
         raise OptionError(f"parameter set name {name!r}: use letters, digits, '-', '_' and '.'")
+    if f"{name}.json" == LEVELS_FILE:
+        raise OptionError(f"parameter set name {name!r}: {LEVELS_FILE} holds a game's difficulty levels; choose another name")
     _check_set(bot, params)
     path = Path(folder) / game / f"{name}.json"
     version = _read_set(path).get("version", 0) + 1 if path.exists() else 1
@@ -336,7 +372,7 @@ def _check_set(bot: str, params: dict[str, Any]) -> None:
         _greedy(f"parameter set of {bot}", {k: str(v) for k, v in params.items()}, 0)
     else:
         if PLUGIN_KEY in params:
-            plugins.load(params[PLUGIN_KEY])
+            plugins.load_allowed(params[PLUGIN_KEY])
         SearchParams.from_options({k: v for k, v in params.items() if k != PLUGIN_KEY})
 
 
@@ -357,8 +393,11 @@ def _seed_and_weights(bot: str, allowed: str, prefix: str, label: str, options: 
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
-    """Splits ``name:key=value,...`` into the name and its options; raises OptionError."""
+    """Splits ``name:key=value,...`` into the name and its options; raises OptionError. A
+    spec of options alone that sets a level (``level=3,threads=2``) has the name ``level``."""
     name, _, rest = spec.strip().partition(":")
+    if "=" in name and not rest and any(item.strip().partition("=")[0] == LEVEL_KEY for item in name.split(",")):
+        name, rest = LEVEL_KEY, name
     if not name:
         raise OptionError(f"empty bot name in spec {spec!r}")
     options: dict[str, str] = {}
@@ -379,7 +418,12 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
     ``preset=<name>`` loads a parameter set (:func:`parameter_set`) under the spec's other
     options: ``ismcts:preset=tuned-2p,threads=2``. ``plugin=<module>`` plugs a compiled
     rollout policy / leaf evaluator into the search (:mod:`kibitz.plugins`):
-    ``ismcts:plugin=kibitz.plugins.just4fun_colours,eval_depth=4``."""
+    ``ismcts:plugin=kibitz.plugins.just4fun_colours,eval_depth=4``; only an allowed module
+    (:func:`kibitz.plugins.load_allowed`: the shipped examples, the ``kibitz.plugins`` entry
+    points, :func:`kibitz.plugins.allow`), since a spec may come from a GUI or a browser.
+    ``level=<n>`` plays a difficulty level of the game the bot is given (:mod:`kibitz.levels`):
+    alone (``level=3``) with the level's own search, in a search spec (``ismcts:level=3``) with
+    that search, the spec's other options over the level's settings."""
     name, options = parse_spec(spec)
     known_presets = presets()
     base_name = known_presets[name]["bot"] if name in known_presets else name
@@ -397,22 +441,43 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
         return ExpertBot.from_options(options, seed)
     if base_name == "policy":
         return PolicyBot(*_seed_and_weights("policy", "seed", POLICY_PREFIX, label, options, seed))
+    if base_name == LEVEL_KEY or (LEVEL_KEY in options and base_name in ALGORITHM_NAMES):
+        return _level_bot(label, None if base_name == LEVEL_KEY else name, options, seed)
     if base_name not in ALGORITHM_NAMES:
-        known = sorted([*ALGORITHM_NAMES, "random", "greedy", "expert", "policy", *known_presets])
+        known = sorted([*ALGORITHM_NAMES, "random", "greedy", "expert", "policy", LEVEL_KEY, *known_presets])
         raise OptionError(f"unknown bot {name!r}; known bots: {', '.join(known)}")
     try:
         if "preset" in options:
-            options = _under(parameter_set(options.pop("preset"))["params"], options)
+            options = options_over(parameter_set(options.pop("preset"))["params"], options)
         if name in known_presets:
-            options = _under(known_presets[name].get("params", {}), options)
-        plugin = plugins.load(options.pop(PLUGIN_KEY)) if PLUGIN_KEY in options else None  # a preset may name one too
+            options = options_over(known_presets[name].get("params", {}), options)
+        plugin = plugins.load_allowed(options.pop(PLUGIN_KEY)) if PLUGIN_KEY in options else None  # a preset may name one too
         params = SearchParams.from_options(options, algorithm=ALGORITHM_NAMES[base_name], seed=seed)
     except OptionError as err:
         raise OptionError(f"bot {shown(spec.strip(), SPEC_CHARS)}: {err}") from None
     return SearchBot(params, name=name, plugin=plugin)
 
 
-def _under(preset: dict[str, Any], options: dict[str, str]) -> dict[str, str]:
+def _level_bot(label: str, algorithm: str | None, options: dict[str, str], seed: int) -> Bot:
+    """A spec's level bot (:class:`kibitz.levels.LevelBot`): ``level=<n>`` and the other options."""
+    from kibitz.levels import LevelBot, level_number  # kibitz.levels builds on this module
+
+    if algorithm is not None and algorithm in presets():
+        raise OptionError(f"{label}: a level is a preset of its own; give level=<n> to a search bot, not to {algorithm!r}")
+    rest = {key: value for key, value in options.items() if key != LEVEL_KEY}
+    if "preset" in rest:
+        raise OptionError(f"{label}: level and preset both name settings; give one of them")
+    if LEVEL_KEY not in options:
+        raise OptionError(f"{label}: say which level: level=<n>")
+    number = level_number(options[LEVEL_KEY], label)
+    bot_seed = int(find_parameter("seed").parse(rest.pop("seed"), f"{label}: seed")) if "seed" in rest else seed
+    try:
+        return LevelBot(number, bot_seed, algorithm, rest)
+    except OptionError as err:
+        raise OptionError(f"{label}: {err}") from None
+
+
+def options_over(preset: dict[str, Any], options: dict[str, str]) -> dict[str, str]:
     """The spec's options over a preset's; a budget in the spec replaces the preset's budgets."""
     values = {k: str(v) for k, v in preset.items()}
     if any(_is_budget(k) for k in options):

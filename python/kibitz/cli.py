@@ -3,6 +3,7 @@
     kibitz games                                   list the games and their options
     kibitz play just4fun_colours --bots ismcts greedy --seed 3
     kibitz play just4fun_colours --human 0         play seat 0 yourself
+    kibitz play yucata --human 0 --level 3         against difficulty level 3 (docs/levels.md)
     kibitz match just4fun_colours --bots ismcts:iterations=500 greedy --games 100 --out games.jsonl
     kibitz match just4fun_colours --bots greedy --engine "kibitz engine" --movetime 200
     kibitz match just4fun_colours --bots ismcts:c=1.2 ismcts --sprt elo0=0 elo1=20 --games 5000
@@ -14,6 +15,7 @@
     kibitz selfplay just4fun_colours --bots ismcts:iterations=2000 --games 1000 --out data/g0
     kibitz train data/g0 --out g1.kbnet --plot g1.png   then: --bots ismcts:plugin=g1.kbnet:evaluate
     kibitz bench
+    kibitz serve                                   play in the browser: prints the table's URL
 
 Exit codes: 0 success; 1 a replay that does not verify, an unavailable benchmark or a game
 abandoned at the prompt (``quit`` or the input ended); 2 bad input (unknown game, bad option,
@@ -25,6 +27,7 @@ head -1``). Each ends in one line on stderr, never a traceback.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import math
 import os
@@ -37,11 +40,12 @@ from typing import Any, cast
 
 from rich.console import Console
 
-from kibitz import __version__, learn, selfplay
-from kibitz.bots import ALGORITHM_NAMES, Bot, make_bot, parameter_sets, presets
+from kibitz import __version__, learn, levels, plugins, selfplay
+from kibitz.bots import ALGORITHM_NAMES, LEVEL_KEY, Bot, make_bot, parameter_sets, presets
 from kibitz.errors import IllegalMoveError, NotationError, OptionError, UnknownGameError
 from kibitz.game import CHANCE, Game, State, View, games
 from kibitz.learn import TrainSettings
+from kibitz.levels import level_number
 from kibitz.match import (
     BACKENDS,
     SCHEDULES,
@@ -64,6 +68,7 @@ from kibitz.records import GameRecord, read_records
 from kibitz.referee import ENGINE_PREFIX, TimeControl, Tournament
 from kibitz.stats import SPRT
 from kibitz.tune import DEFAULT_STORAGE, METHODS, Trial, TuneResult, tune
+from kibitz.web.limits import Limits
 
 DEFAULT_PLAY_BOTS = ["ismcts:iterations=2000", "ismcts:iterations=2000"]
 HINT_BOT = "ismcts:iterations=5000"  # the suggestion `hint` shows at the human prompt
@@ -86,6 +91,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     try:
         with _warnings_as_lines():
+            plugins.allow(*getattr(args, "allow_plugin", []))
             code = int(args.run(args))
             sys.stdout.flush()  # a closed pipe shows here, not as a traceback at exit
             return code
@@ -145,9 +151,9 @@ def _parser() -> argparse.ArgumentParser:
         "--bots",
         nargs="+",
         metavar="SPEC",
-        default=DEFAULT_PLAY_BOTS,
         help="bot specs, assigned to the seats in turn (default: two ismcts:iterations=2000)",
     )
+    play.add_argument("--level", metavar="N", help="every bot plays difficulty level N (the spec level=N; see docs/levels.md)")
     play.add_argument("--seed", type=int, help="seed of the deal, the chance outcomes and the bots (default: random)")
     play.add_argument("--human", type=int, metavar="SEAT", help="play this seat yourself, typing moves")
     play.set_defaults(run=play_command)
@@ -249,7 +255,7 @@ def _parser() -> argparse.ArgumentParser:
     train_parser.add_argument("data", nargs="+", metavar="FOLDER", help="self-play data folders (kibitz selfplay --out)")
     train_parser.add_argument("--out", required=True, metavar="FILE.kbnet", help="the network file to write")
     defaults = TrainSettings()
-    for name, kind, text in (
+    for name, parse, text in (
         ("hidden", int, "width of the trunk"),
         ("blocks", int, "residual blocks"),
         ("epochs", int, "most epochs"),
@@ -263,7 +269,7 @@ def _parser() -> argparse.ArgumentParser:
         ("seed", int, "seed of the initial weights, the split and the batches"),
     ):
         default = getattr(defaults, name)
-        train_parser.add_argument(f"--{name.replace('_', '-')}", type=kind, default=default, help=f"{text} (default {default})")
+        train_parser.add_argument(f"--{name.replace('_', '-')}", type=parse, default=default, help=f"{text} (default {default})")
     train_parser.add_argument(
         "--distill",
         choices=("perfect", "search"),
@@ -287,7 +293,35 @@ def _parser() -> argparse.ArgumentParser:
 
     engine = commands.add_parser("engine", help="run the text-protocol engine on stdin/stdout (docs/protocol.md)")
     engine.set_defaults(run=_engine)
+
+    serve = commands.add_parser(
+        "serve",
+        help="play the bots in the browser: start the web table and print its URL (docs/web.md)",
+        description="Starts the web table (docs/web.md) and prints its URL; Ctrl-C stops it. The limits below bound what "
+        "a browser may ask of this machine: every bot spec chosen in the lobby stays within them.",
+    )
+    serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only); another exposes the tables to the network, with a warning")
+    serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    serve.add_argument("--open", action="store_true", help="open the page in the default browser")
+    for item in dataclasses.fields(Limits):
+        kind = type(item.default)
+        serve.add_argument(
+            "--" + item.name.replace("_", "-"), type=kind, default=item.default, metavar="SPEC" if kind is str else "N",
+            help=f"{item.metadata['help']} (default {item.default})",
+        )
+    serve.set_defaults(run=serve_command)
+    for taking_specs in (play, match, referee, tune_parser, engine, serve):
+        taking_specs.add_argument(plugins.ALLOW_FLAG, action="append", default=[], metavar="MODULE", help=plugins.ALLOW_HELP)
     return parser
+
+
+def serve_command(args: argparse.Namespace) -> int:
+    """``kibitz serve``: the web table until Ctrl-C."""
+    from kibitz.web import serve
+
+    limits = Limits(**{item.name: getattr(args, item.name) for item in dataclasses.fields(Limits)})
+    serve(args.host, args.port, limits, open_browser=args.open)
+    return 0
 
 
 def _add_game_arguments(parser: argparse.ArgumentParser) -> None:
@@ -311,7 +345,13 @@ def _add_tournament_arguments(parser: argparse.ArgumentParser) -> None:
         "--schedule",
         choices=SCHEDULES,
         default="round-robin",
-        help="with more players than seats: every table of players (round-robin), or the first player against the rest (gauntlet)",
+        help="with more players than seats: every table of players (round-robin), the first player against the rest (gauntlet), "
+        "or players listed weakest first meeting the next ones (ladder: in two-player games each meets the next two)",
+    )
+    parser.add_argument(
+        "--anchor",
+        metavar="NAME",
+        help="with three or more players at tables of two: the player at 0 on their one Elo scale (default: the first)",
     )
     parser.add_argument(
         "--no-duplicate",
@@ -400,6 +440,11 @@ def play_command(args: argparse.Namespace) -> int:
     """``kibitz play``: one game, printed move by move. Bots see only their seat's view; with
     ``--human`` the output shows only what that seat may know."""
     game = _make_game(args)
+    if args.level is not None and args.bots is not None:
+        raise OptionError("--level N plays every bot at level N: give --bots or --level, not both")
+    args.bots = [f"{LEVEL_KEY}={args.level}"] if args.level is not None else args.bots or DEFAULT_PLAY_BOTS
+    if args.level is not None:
+        levels.level(game.name, game.num_players, level_number(args.level, "--level"))  # a level this game has
     if len(args.bots) > game.num_players:
         raise OptionError(f"{game.num_players} seats but {len(args.bots)} bots: {' '.join(args.bots)}")
     # A fresh deal each time unless asked; printed so that the game can be played again.
@@ -498,6 +543,7 @@ def match_command(args: argparse.Namespace) -> int:
         schedule=args.schedule,
         sprt=sprt,
         backend=_backend(args),
+        anchor=args.anchor,
     )
     _print_result(result, args.json)
     _plot(result, args.plot)
@@ -541,6 +587,7 @@ def referee_command(args: argparse.Namespace) -> int:
         schedule=args.schedule,
         sprt=None if args.sprt is None else SPRT.parse(args.sprt),
         backend=_backend(args),
+        anchor=args.anchor,
     )
     result = tournament.run()
     _print_result(result, args.json)
@@ -865,6 +912,10 @@ def _parse_any_case(state: State, seat: int, text: str) -> int:
     return state.parse_move(text)
 
 
+def _settings(params: dict[str, Any]) -> str:
+    return ",".join(f"{k}={v}" for k, v in params.items())
+
+
 def bots_help() -> str:
     """The bot names, presets and spec parameters, for ``--help``."""
     names = ", ".join([*ALGORITHM_NAMES, "random", "greedy"])
@@ -880,14 +931,22 @@ def bots_help() -> str:
     lines.append(f"    {POLICY_PREFIX}<name>  the game's rollout-policy weights (kibitz games lists them)")
     lines.append(f"  greedy: seed, preset and {EVAL_PREFIX}<name>, the game's evaluation weights (kibitz games lists them)")
     for name, preset in sorted(presets().items()):
-        settings = ",".join(f"{k}={v}" for k, v in preset.get("params", {}).items())
-        lines.append(f"preset {name}: {preset['bot']}:{settings}")
+        lines.append(f"preset {name}: {preset['bot']}:{_settings(preset.get('params', {}))}")
     try:
         sets = parameter_sets()
     except OptionError as err:  # a broken file must not break --help; using it names it
         sets, lines = {}, [*lines, f"parameter sets: {err}"]
     for game, named in sorted(sets.items()):
         for name, data in sorted(named.items()):
-            settings = ",".join(f"{k}={v}" for k, v in data["params"].items())
-            lines.append(f"parameter set {game}/{name} (v{data.get('version', 1)}, load with preset={name}): {settings}")
+            version = data.get("version", 1)
+            lines.append(f"parameter set {game}/{name} (v{version}, load with preset={name}): {_settings(data['params'])}")
+    lines.append("levels: level=N alone or in a search spec (ismcts:level=N,threads=2) plays the game's level N (docs/levels.md):")
+    try:
+        for game, ladders in sorted(levels.ladders().items()):
+            for ladder in ladders:
+                counts = ", ".join(map(str, ladder[0].players))
+                rungs = ", ".join(f"{lv.name} ({lv.bot}:{_settings(lv.params)})" for lv in ladder)
+                lines.append(f"  {game}, {counts} players: {rungs}")
+    except OptionError as err:  # as for parameter sets
+        lines.append(f"  {err}")
     return "\n".join(lines)

@@ -15,16 +15,18 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Mapping, Sequence
+import warnings
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Literal
+from typing import Any, Literal, SupportsIndex
 
 import numpy as np
 import numpy.typing as npt
 
 from kibitz import _core, plugins
 from kibitz.errors import IllegalMoveError, NotationError, OptionError, UnknownGameError, shown
+from kibitz.params import SearchParams
 
 CHANCE: int = _core.CHANCE
 TERMINAL: int = _core.TERMINAL
@@ -58,6 +60,8 @@ def ascii_text(text: str, what: str, error: type[ValueError] = NotationError) ->
     ``error`` naming the field (the word, or its ``key`` in ``key=value``) and the character."""
     if not isinstance(text, str):
         raise error(f"{what}: expected text, got {text!r}")
+    if isinstance(text, NotationText):  # View.notation passed as the attribute it was: the text
+        text = text()
     if text.isascii():
         return text
     word = next(w for w in re.split(r"[ \t\r\n]+", text) if not w.isascii())  # ASCII spaces: a non-ASCII one is in a word
@@ -568,7 +572,7 @@ class State:
     # -- search -----------------------------------------------------------------------------
     def search(
         self,
-        params: Any,
+        params: SearchParams | Mapping[str, Any],
         stop: StopFlag | None = None,
         progress: SearchProgress | None = None,
         until_stopped: bool = False,
@@ -576,8 +580,9 @@ class State:
         plugin: Any = None,
         opponent_shares: Sequence[float] | None = None,
     ) -> SearchResult:
-        """Searches the decision of ``seat`` (default: the seat to move) with ``params`` (a
-        SearchParams). At a simultaneous node ``seat`` is required: one of the choosing seats,
+        """Searches the decision of ``seat`` (default: the seat to move) with ``params``: a
+        :class:`SearchParams`, or a mapping that :meth:`SearchParams.from_options` reads
+        (``{"iterations": 1000, "c": 0.7}``); anything else is a TypeError. At a simultaneous node ``seat`` is required: one of the choosing seats,
         whose choice is searched with every other choosing seat choosing at the same time
         (``params.simultaneous``; docs/architecture.md §4).
 
@@ -591,6 +596,10 @@ class State:
         policy's move, in place of ``params.opponent_policy`` (what the bots of
         ``opponent_model=adaptive`` pass: :mod:`kibitz.opponents`); the searching team's are not
         read. An OptionError if there is not one share in 0..1 per seat."""
+        if isinstance(params, Mapping):
+            params = SearchParams.from_options(params)
+        elif not isinstance(params, SearchParams):
+            raise TypeError(f"search: params must be a kibitz.SearchParams or a mapping of search parameters such as {{'iterations': 1000}}, got {type(params).__name__}")
         if self.is_simultaneous():
             seats = self.choosing_seats()
             if seat not in seats:
@@ -675,6 +684,89 @@ class State:
         return hash(self.notation())
 
 
+NOTATION_WARNING = "View.notation is a method since 2026-12-01: call view.notation() for the text"
+
+
+def _old_use(text: NotationText) -> str:
+    """``text`` as a plain str, after warning the caller's caller that it used the attribute."""
+    warnings.warn(NOTATION_WARNING, DeprecationWarning, stacklevel=3)
+    return str.__str__(text)
+
+
+class NotationText(str):
+    """What :attr:`View.notation` gives: the view's text, which calling returns as a plain ``str``
+    (``view.notation()``, the way to read it since 2026-12-01).
+
+    Before then ``view.notation`` was the text itself. Code written so still works, since this is
+    a ``str``, but each use of it as text (a str method, comparing, hashing, formatting, ``in``,
+    ``+``, ``len``, ``str()``) warns with a DeprecationWarning that says to call it. Passed where
+    kibitz or the standard library takes text (``Game.state_from_view(view.notation)``,
+    ``json.dumps``) it is the text, without a warning."""
+
+    _SILENT = frozenset({"__class__", "__call__", "__repr__", "__reduce__", "__reduce_ex__", "__getnewargs__", "__getstate__"})
+
+    def __call__(self) -> str:
+        return str.__str__(self)
+
+    def __getattribute__(self, name: str) -> Any:
+        if name not in NotationText._SILENT and hasattr(str, name):
+            warnings.warn(NOTATION_WARNING, DeprecationWarning, stacklevel=2)
+        return super().__getattribute__(name)
+
+    def __str__(self) -> str:
+        return _old_use(self)
+
+    def __format__(self, spec: str) -> str:
+        return format(_old_use(self), spec)
+
+    def __eq__(self, other: object) -> bool:
+        return _old_use(self) == other
+
+    def __ne__(self, other: object) -> bool:
+        return _old_use(self) != other
+
+    def __lt__(self, other: str) -> bool:
+        return _old_use(self) < other
+
+    def __le__(self, other: str) -> bool:
+        return _old_use(self) <= other
+
+    def __gt__(self, other: str) -> bool:
+        return _old_use(self) > other
+
+    def __ge__(self, other: str) -> bool:
+        return _old_use(self) >= other
+
+    def __hash__(self) -> int:
+        return hash(_old_use(self))
+
+    def __len__(self) -> int:
+        return len(_old_use(self))
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_old_use(self))
+
+    def __contains__(self, part: str) -> bool:  # type: ignore[override]
+        return part in _old_use(self)
+
+    def __getitem__(self, key: SupportsIndex | slice) -> str:
+        return _old_use(self)[key]
+
+    def __add__(self, other: str) -> str:
+        return _old_use(self) + other
+
+    def __radd__(self, other: str) -> str:
+        return other + _old_use(self)
+
+    def __mul__(self, count: SupportsIndex) -> str:
+        return _old_use(self) * count
+
+    __rmul__ = __mul__
+
+    def __mod__(self, values: Any) -> str:
+        return _old_use(self) % values
+
+
 @dataclass(frozen=True)
 class View:
     """A seat's view: the seat's private information plus everything public.
@@ -689,9 +781,14 @@ class View:
     _text: str = field(repr=False)  # read it with notation()
     key: int
 
-    def notation(self) -> str:
-        """The view as text; ``Game.state_from_view`` reads it."""
-        return self._text
+    @property
+    def notation(self) -> NotationText:
+        """The view as text (call it: ``view.notation()``); ``Game.state_from_view`` reads it.
+
+        It was an attribute until 2026-12-01 (``view.notation`` was the text). Code that still
+        uses it so goes on working and is warned (a DeprecationWarning) where it uses the text:
+        see :class:`NotationText`."""
+        return NotationText(self._text)
 
     def fields(self) -> dict[str, str]:
         """The ``key=value`` fields of :meth:`notation`, by key (:func:`notation_fields`); what the
@@ -699,7 +796,7 @@ class View:
         return notation_fields(self._text)
 
     def state(self) -> State:
-        return State(_core.find_game(self.game_name).from_view(self.notation()))
+        return State(_core.find_game(self.game_name).from_view(self._text))
 
     def advance(self, seen: str) -> View:
         """The view after the next action, of which this seat saw ``seen`` (the text of
@@ -716,7 +813,7 @@ class View:
         return self.state().observation_tensor(self.seat)
 
     def __str__(self) -> str:
-        return self.notation()
+        return self._text
 
     def _repr_html_(self) -> str:
         """Jupyter's rendering: the board as this seat sees it."""

@@ -20,10 +20,12 @@ from __future__ import annotations
 import copy
 import functools
 import hashlib
+import importlib.util
 import logging
 import math
 import multiprocessing
 import os
+import socket
 import statistics
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -38,6 +40,7 @@ from rich.console import Console
 from rich.progress import MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table
 
+from kibitz import plugins
 from kibitz.bots import Bot, SearchBot, make_bot, parse_spec
 from kibitz.errors import IllegalMoveError, NotationError, OptionError
 from kibitz.game import CHANCE, SIMULTANEOUS, Game, Move, State
@@ -48,10 +51,13 @@ from kibitz.stats import (  # noqa: F401  (Z_95, standard_error: kibitz.match's 
     Z_95,
     EloEstimate,
     Estimate,
+    Meeting,
     Rating,
+    ScaleRating,
     Scores,
     SPRTResult,
     elo_estimate,
+    elo_scale,
     mean_ci,
     plackett_luce,
     standard_error,
@@ -408,7 +414,7 @@ def params_spec(params: SearchParams) -> str:
 
 # -- plans ------------------------------------------------------------------------------------
 
-SCHEDULES = ("round-robin", "gauntlet")
+SCHEDULES = ("round-robin", "gauntlet", "ladder")
 
 
 def seat_assignment(num_bots: int, num_seats: int, game_index: int, rotate: bool = True) -> list[int]:
@@ -441,8 +447,11 @@ class MatchPlan:
 
     The participants (``players``: their names) meet at *tables*: with no more participants
     than seats, one table of all of them; with more, every combination of as many as there are
-    seats (``round-robin``), or the first participant with every combination of the others
-    (``gauntlet``). Participants fill a table's seats cyclically (fewer participants than
+    seats (``round-robin``), the first participant with every combination of the others
+    (``gauntlet``), or, for participants listed in order of strength, every combination of as
+    many as there are seats within any run of one more consecutive participants (``ladder``: in
+    a two-seat game each meets the next two, so that one Elo scale links them all with few
+    lopsided games). Participants fill a table's seats cyclically (fewer participants than
     seats: some hold several).
 
     Games come in *units* played at one table. With ``duplicate`` (the default) a unit replays
@@ -452,6 +461,10 @@ class MatchPlan:
     ``derive_seed(seed, g)``, seats shifted by one each round when ``rotate``. A last unit
     cut short by ``games`` counts in the per-game statistics but not in the Elo or the SPRT,
     which need whole units.
+
+    With three or more participants meeting at tables of two, every participant is also rated on
+    one Elo scale (:func:`kibitz.stats.elo_scale`, from every complete unit), with ``anchor``
+    (a participant's label; default the first participant) at 0.
     """
 
     game: Game
@@ -461,8 +474,11 @@ class MatchPlan:
     rotate: bool = True
     duplicate: bool = True
     schedule: str = "round-robin"
+    anchor: str | None = None
 
     def __post_init__(self) -> None:
+        if self.anchor is not None and self.anchor not in self.labels:
+            raise OptionError(f"anchor {self.anchor!r} is not one of the players: {', '.join(self.labels)}")
         if len(self.players) < 2:
             raise OptionError(f"a match needs at least 2 players, got {len(self.players)}")
         if self.schedule not in SCHEDULES:
@@ -480,6 +496,10 @@ class MatchPlan:
         n, size = len(self.players), min(len(self.players), self.game.num_players)
         if self.schedule == "gauntlet":
             return [(0, *others) for others in combinations(range(1, n), size - 1)]
+        if self.schedule == "ladder":
+            window = min(n, size + 1)
+            runs = (combinations(range(start, start + window), size) for start in range(n - window + 1))
+            return sorted({table for run in runs for table in run})
         return list(combinations(range(n), size))
 
     @property
@@ -568,6 +588,7 @@ class MatchPlan:
         played = sorted(records)
         teams = self.game.teams
         ratings = self._ratings(records) if len(set(teams)) >= 3 and len(self.tables[0]) >= 3 else None
+        scale = self.elo_scale(records) if len(self.tables[0]) == 2 and len(self.players) >= 3 else None
         bots = []
         for p, spec in enumerate(self.players):
             mine = [g for g in played if p in self.seats(g)]
@@ -585,6 +606,7 @@ class MatchPlan:
                     faults=faults,
                     elo=elo_estimate(scores) if scores.units >= 2 else None,  # one unit has no spread to measure
                     rating=None if ratings is None else ratings[p],
+                    scale=None if scale is None else scale[p],
                     seat_win_rates=seat_rates,
                 )
             )
@@ -600,7 +622,27 @@ class MatchPlan:
             unit_games=self.unit_games,
             baseline=1 / len(set(teams)),
             sprt=sprt,
+            anchor=self.labels[self.anchor_index] if scale is not None else None,
         )
+
+    @property
+    def anchor_index(self) -> int:
+        """The participant the Elo scale is anchored at (``anchor``, or the first)."""
+        return 0 if self.anchor is None else self.labels.index(self.anchor)
+
+    def elo_scale(self, records: dict[int, GameRecord]) -> list[ScaleRating] | None:
+        """Every participant's rating on one Elo scale from the complete units in ``records``
+        (tables of two), the anchor at 0; None before every participant is linked to it."""
+        units = sorted({self.unit(g) for g in records})
+        complete = [u for u in units if all(g in records for g in self.unit_indices(u))]
+        meetings = []
+        for u in complete:
+            first, second = self.tables[u % len(self.tables)]
+            meetings.append(Meeting(first, second, self.unit_score(records, u, first), self.unit_games))
+        try:
+            return elo_scale(len(self.players), meetings, anchor=self.anchor_index)
+        except ValueError:  # not every participant linked to the anchor yet
+            return None
 
     def _ratings(self, records: dict[int, GameRecord]) -> list[Rating]:
         """Plackett-Luce ratings from every game's rank order (in game order). A game team's
@@ -651,7 +693,9 @@ class BotStats:
     (:meth:`MatchPlan.unit_score`; with two players the Elo difference between them, from
     pentanomial pairs with duplicate deals in a two-seat game). ``rating`` is its
     Plackett-Luce rating (games of three or more teams, three or more participants at a
-    table); ``seat_win_rates`` its win rate at each seat (games of three or more teams), to
+    table); ``scale`` its rating on one Elo scale with the other participants, the match's
+    anchor at 0 (three or more participants at tables of two: :meth:`MatchPlan.elo_scale`);
+    ``seat_win_rates`` its win rate at each seat (games of three or more teams), to
     compare with the baseline 1/teams.
     """
 
@@ -668,11 +712,12 @@ class BotStats:
     faults: int = 0  # games it forfeited (refereed games: crash, timeout, illegal move)
     elo: EloEstimate | None = None
     rating: Rating | None = None
+    scale: ScaleRating | None = None
     seat_win_rates: tuple[Estimate | None, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
-        for name in ("win_rate", "mean_rank", "mean_score", "elo", "rating"):
+        for name in ("win_rate", "mean_rank", "mean_score", "elo", "rating", "scale"):
             value = getattr(self, name)
             data[name] = None if value is None else value.to_dict()
         data["seat_win_rates"] = [None if r is None else r.to_dict() for r in self.seat_win_rates]
@@ -696,6 +741,7 @@ class MatchResult:
     unit_games: int = 1
     baseline: float = 0.5
     sprt: SPRTResult | None = None
+    anchor: str | None = None  # the participant at 0 on the Elo scale (``BotStats.scale``), when there is one
 
     def table(self) -> Table:
         """The per-bot statistics as a rich table; means show their 95 % confidence interval."""
@@ -706,6 +752,7 @@ class MatchResult:
             caption="mean and 95 % confidence interval (win %: Wilson score; rank, score: normal approximation; "
             "Elo: against the others at the table, ± half the 95 % interval; LOS: likelihood of superiority"
             + ("; rating: Plackett-Luce mu ± 2 sigma" if self._ratings else "")
+            + (f"; scale: Elo on one scale, {self.anchor} = 0, with the 95 % interval" if self.anchor is not None else "")
             + ")",
             box=box.SIMPLE_HEAD,
             collapse_padding=True,
@@ -713,7 +760,9 @@ class MatchResult:
         table.add_column("bot", min_width=12, overflow="fold")  # a long label wraps, never cut
         faults = any(bot.faults for bot in self.bots)
         headers = ("games", "wins", "shared", "share", "win %", "rank", "score", "Elo", "LOS")
-        for header in (*headers, *(["rating"] if self._ratings else []), *(["faults"] if faults else [])):
+        scale = self.anchor is not None
+        optional = [*(["rating"] if self._ratings else []), *(["scale"] if scale else []), *(["faults"] if faults else [])]
+        for header in (*headers, *optional):
             table.add_column(header, justify="right", no_wrap=True)
         for bot in self.bots:
             table.add_row(
@@ -728,6 +777,7 @@ class MatchResult:
                 "" if bot.elo is None else f"{bot.elo.elo:+.1f} ±{bot.elo.error:.1f}",
                 "" if bot.elo is None else f"{100 * bot.elo.los:.1f}%",
                 *([str(bot.rating)] if self._ratings else []),
+                *([str(bot.scale or "")] if scale else []),
                 *([str(bot.faults)] if faults else []),
             )
         return table
@@ -774,6 +824,7 @@ class MatchResult:
             "unit_games": self.unit_games,
             "bots": [bot.to_dict() for bot in self.bots],
             "sprt": None if self.sprt is None else asdict(self.sprt),
+            "anchor": self.anchor,
         }
 
 
@@ -974,13 +1025,10 @@ class Backend:
     @contextmanager
     def games(self, play: Callable[[Job], Done], jobs: Sequence[Job]) -> Iterator[Iterator[Done]]:
         """Runs ``play(job)`` for every job as Ray tasks (``play`` is sent once, with what it
-        refers to); gives the results in order of completion and cancels what is left on exit."""
+        refers to, and the plug-ins :func:`kibitz.plugins.allow` allowed here are allowed there
+        too); gives the results in order of completion and cancels what is left on exit."""
         ray = self._ray()
-
-        def run(job: Job) -> Done:  # a plain function, which ray.remote takes (a partial it does not)
-            return play(job)
-
-        remote = ray.remote(run)
+        remote = ray.remote(_allowing(plugins.allowed_by_hand(), play))
         pending = [remote.remote(job) for job in jobs]
 
         def finished() -> Iterator[Done]:
@@ -996,13 +1044,61 @@ class Backend:
                 ray.cancel(ref)
 
     def _ray(self) -> Any:
+        """Ray, joined to the cluster: an OptionError naming what is wrong when Ray is missing or
+        does not import, when a ``ray://`` address lacks Ray Client, or when the cluster cannot be
+        reached."""
         try:
             import ray
-        except ModuleNotFoundError:
+        except ModuleNotFoundError as err:
+            if err.name not in (None, "ray"):  # Ray is there, but something it needs is not
+                raise OptionError(f"the ray backend: Ray does not import, it needs the module {err.name!r} ({err}); reinstall it: pip install 'kibitz[ray]'") from None
             raise OptionError("the ray backend needs Ray: pip install 'kibitz[ray]'") from None
+        except Exception as err:  # an install that is broken: a failed import must not end in a traceback
+            raise OptionError(f"the ray backend: Ray is installed but does not import ({type(err).__name__}: {err}); reinstall it: pip install 'kibitz[ray]'") from None
+        if self.address is not None:
+            _check_ray_address(self.address)
         if not ray.is_initialized():
-            ray.init(address=self.address, include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR)
+            try:
+                ray.init(address=self.address, include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR)
+            except Exception as err:
+                where = f"the Ray cluster at {self.address!r}" if self.address else "a local Ray instance"
+                raise OptionError(f"the ray backend cannot start or join {where}: {type(err).__name__}: {err}") from None
         return ray
+
+
+RAY_CLIENT_PREFIX = "ray://"
+RAY_CONNECT_S = 5.0  # how long the backend waits for a cluster's port to answer
+
+
+def _check_ray_address(address: str) -> None:
+    """Refuses, with an OptionError saying why, a Ray address that cannot work: ``ray://``
+    without Ray Client (``ray[client]``), or a ``host:port`` that does not accept a connection
+    within :data:`RAY_CONNECT_S` (Ray itself would retry for minutes). ``auto`` and addresses
+    without a port are left to Ray."""
+    if address.startswith(RAY_CLIENT_PREFIX) and importlib.util.find_spec("grpc") is None:  # what ray[client] adds to Ray
+        raise OptionError(f"--address {address}: a ray:// address needs Ray Client: pip install 'ray[client]'")
+    host, colon, port = address.removeprefix(RAY_CLIENT_PREFIX).rpartition(":")
+    if not colon or not port.isdigit():
+        return
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=RAY_CONNECT_S).close()
+    except (OSError, ValueError, OverflowError) as err:
+        reason = err.strerror if isinstance(err, OSError) and err.strerror else str(err) or type(err).__name__
+        raise OptionError(
+            f"--address {address}: the Ray cluster cannot be reached ({reason}); start one there with `ray start --head`, "
+            "or leave out --address to start Ray on this machine"
+        ) from None
+
+
+def _allowing(modules: list[str], play: Callable[[Job], Done]) -> Callable[[Job], Done]:
+    """``play``, allowing the plug-in ``modules`` first (in a Ray worker, which has its own allow-list);
+    a plain function, which ray.remote takes (a partial it does not)."""
+
+    def allowed_play(job: Job) -> Done:
+        plugins.allow(*modules)
+        return play(job)
+
+    return allowed_play
 
 
 LOCAL = Backend()
@@ -1023,12 +1119,13 @@ def run_match(
     schedule: str = "round-robin",
     sprt: SPRT | None = None,
     backend: Backend = LOCAL,
+    anchor: str | None = None,
 ) -> MatchResult:
     """Plays ``games`` games between two or more players: bot specs, :class:`SearchParams`,
     :class:`Bot` objects, factories ``seed -> Bot`` or :class:`Participant` (for a name).
 
     The :class:`MatchPlan` says who plays where: more players than seats meet at tables
-    (``schedule`` round-robin or gauntlet); with ``duplicate`` (default) each deal is replayed
+    (``schedule`` round-robin, gauntlet or ladder); with ``duplicate`` (default) each deal is replayed
     with the seats shifted so that every player plays every seat's cards once, else seats
     rotate from game to game. Games run in ``processes``
     worker processes (default: one per CPU; 1 plays in this process); the result does not
@@ -1037,7 +1134,8 @@ def run_match(
 
     With ``sprt`` (two players) the match stops as soon as the test decides whether the first
     player is ``elo1`` better than the second or no better than ``elo0``; ``games`` is then the
-    most it plays.
+    most it plays. With three or more players at tables of two, every player is rated on one
+    Elo scale with ``anchor`` (a player's label; default the first) at 0.
 
     With ``record_path`` each game's record is appended to that file as a JSON line, in game
     order, and a match started again with the same file resumes: it plays only the games not
@@ -1049,7 +1147,7 @@ def run_match(
     participants = [Participant.of(player) for player in specs]
     # Building each bot once here reports a bad spec before any game starts.
     sees_everything = [getattr(p.make(0), "sees_everything", False) for p in participants]
-    plan = MatchPlan(game, [p.label for p in participants], games, seed, rotate, duplicate, schedule)
+    plan = MatchPlan(game, [p.label for p in participants], games, seed, rotate, duplicate, schedule, anchor)
 
     def play(todo: list[int]) -> AbstractContextManager[Iterator[GameRecord]]:
         tasks = [

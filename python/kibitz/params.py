@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any, cast
 
@@ -129,6 +130,8 @@ class SearchParams:
     determinizations: int = _declared("determinizations")
     threads: int = _declared("threads")
     final: str = _declared("final")
+    temperature: float = _declared("temperature")
+    temperature_visits: float = _declared("temperature_visits")
     seed: int = _declared("seed")
     solve_stones: int = _declared("solve_stones")
     solver: int = _declared("solver")
@@ -175,17 +178,29 @@ class SearchParams:
         return json.dumps(self.to_dict(), sort_keys=True)
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> SearchParams:
+    def from_dict(cls, data: Mapping[str, Any]) -> SearchParams:
+        """The params of :meth:`to_dict`'s output (or any mapping :meth:`from_options` takes)."""
         return cls.from_options(data)
 
     @classmethod
     def from_json(cls, text: str) -> SearchParams:
-        return cls.from_dict(json.loads(text))
+        """The params of :meth:`to_json`'s output: a JSON object of parameter names to values;
+        raises OptionError for text that is not JSON or not an object."""
+        try:
+            data = json.loads(text)
+        except (TypeError, ValueError) as err:
+            raise OptionError(f"SearchParams.from_json: not JSON ({err}): {shown(text)}") from None
+        return cls.from_dict(data)
 
     @classmethod
-    def from_options(cls, options: dict[str, Any], **base: Any) -> SearchParams:
+    def from_options(cls, options: Mapping[str, Any], **base: Any) -> SearchParams:
         """Builds params from text or typed values, e.g. ``{"iterations": "5000", "c": "0.7"}``;
-        a key is a field name, its protocol option name (any case) or an alias."""
+        a key is a field name, its protocol option name (any case) or an alias. Raises
+        OptionError for anything but a mapping of such names."""
+        if not isinstance(options, Mapping):
+            raise OptionError(f"search parameters: expected a mapping (a JSON object) of parameter names to values, got {type(options).__name__} {shown(options)}")
+        if not all(isinstance(key, str) for key in options):
+            raise OptionError(f"search parameters: names are text, got {shown(next(k for k in options if not isinstance(k, str)))}")
         values: dict[str, Any] = dict(base)
         policy = dict(weight_pairs(values.pop("policy", ()), "search parameter policy"))
         for key, raw in options.items():

@@ -8,6 +8,7 @@ background thread, so ``stop``, ``isready`` and ``quit`` are answered while it r
 
 from __future__ import annotations
 
+import argparse
 import io
 import re
 import sys
@@ -17,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TextIO
 
-from kibitz import __version__, plugins
+from kibitz import __version__, levels, plugins
 from kibitz.errors import IllegalMoveError, NotationError, OptionError, UnknownGameError, shown
 from kibitz.bots import SearchBot
 from kibitz.game import JOINT_SEPARATOR, Game, SearchProgress, SearchResult, State, StopFlag, View, games, notation_fields
@@ -59,11 +60,19 @@ class EngineOption:
 
 # Every option: the search parameters that have one, then the engine's own settings, each applied
 # by its Engine method (an option is one row here and, for an engine setting, one _set_ method).
-# Plugin: a compiled rollout policy / leaf evaluator by module name, or a network file (kibitz.plugins.load); <empty> for none.
+# Plugin: a compiled rollout policy / leaf evaluator by module name, allowed ones only
+# (kibitz.plugins.load_allowed; --allow-plugin MODULE allows more), or a network file; <empty> for none.
+# Level: play that difficulty level of the game (kibitz.levels; 0: off); LimitStrength with Elo: the
+# level whose rating is nearest to Elo (UCI's UCI_LimitStrength and UCI_Elo), before Level.
+ELO_RANGE = levels.rating_range()
+LEVEL_KEEPS = ("seed", "threads", "memory_mb")  # the search options a level leaves as set
 OPTIONS = [
     *(EngineOption.of(p) for p in PARAMETERS if p.option),
     EngineOption("SeeAll", "check", "false", setter="_set_see_all"),
     EngineOption("Plugin", "string", "<empty>", setter="_set_plugin"),
+    EngineOption("Level", "spin", "0", f"min 0 max {levels.most_levels()}", setter="_set_level"),
+    EngineOption("LimitStrength", "check", "false", setter="_set_limit_strength"),
+    EngineOption("Elo", "spin", str(ELO_RANGE[0]), f"min {ELO_RANGE[0]} max {ELO_RANGE[1]}", setter="_set_level"),
 ]
 UGI_OPTIONS = [
     EngineOption("UGIGame", "combo", "", setter="_set_ugi_option"),
@@ -82,6 +91,9 @@ class Engine:
         self.params = SearchParams()
         self.see_all = False  # the SeeAll option; UGI mode sees all whatever it says (see sees_all)
         self.plugin: plugins.Plugin | None = None  # the Plugin option
+        self.level = 0  # the Level option: 0 plays the search options as set
+        self.limit_strength = False  # the LimitStrength option: play the level nearest to elo
+        self.elo = ELO_RANGE[0]  # the Elo option
         self.game: Game | None = None
         self.seat = 0
         self.position: State | None = None  # what the engine searches (built from a view unless SeeAll)
@@ -151,7 +163,7 @@ class Engine:
         seed drawn from the Seed option's), its opponent model (``observe`` lines feed it) and
         its algorithm, with the ``go`` line's budget."""
         if self._bot is None:
-            self._bot = SearchBot(self.params, name="engine", plugin=self.plugin)
+            self._bot = SearchBot(self._search_options(), name="engine", plugin=self.plugin)
         return self._bot
 
     def searching(self) -> bool:
@@ -239,9 +251,43 @@ class Engine:
 
     def _set_plugin(self, option: EngineOption, value: str) -> None:
         try:
-            self.plugin = None if value in ("", "<empty>") else plugins.load(value)
+            self.plugin = None if value in ("", "<empty>") else plugins.load_allowed(value)
         except OptionError as err:
             raise ProtocolError(f"option Plugin: {err}") from None
+
+    def _set_level(self, option: EngineOption, value: str) -> None:
+        low, high = (0, levels.most_levels()) if option.name == "Level" else ELO_RANGE
+        allowed = f"an integer in {low}..{high}"
+        number = int(parse_number(value, int, f"option {option.name}", allowed))
+        if not low <= number <= high:
+            raise ProtocolError(f"option {option.name}: {shown(value)} is out of range; expected {allowed}")
+        if option.name == "Level":
+            self.level = number
+        else:
+            self.elo = number
+
+    def _set_limit_strength(self, option: EngineOption, value: str) -> None:
+        if value not in ("true", "false"):
+            raise ProtocolError(f"option LimitStrength: expected true or false, got '{value}'")
+        self.limit_strength = value == "true"
+
+    def _level(self) -> levels.Level | None:
+        """The level the options ask for in this game (LimitStrength with Elo first, else
+        Level), or None; raises OptionError when the game has no such level."""
+        assert self.game is not None
+        players = self.game.num_players
+        if self.limit_strength:
+            return levels.nearest(self.game.name, players, self.elo)
+        return levels.level(self.game.name, players, self.level) if self.level else None
+
+    def _search_options(self) -> SearchParams:
+        """What the engine searches with: the search options, or under a level the level's
+        settings with the options that change no decision (Seed, Threads, Hash); raises
+        OptionError when the game has no such level."""
+        level = self._level() if self.game is not None else None
+        if level is None:
+            return self.params
+        return level.search_params.with_(**{name: getattr(self.params, name) for name in LEVEL_KEEPS})
 
     def _set_ugi_option(self, option: EngineOption, value: str) -> None:
         self._require_ugi(f"setoption name {option.name}")
@@ -358,8 +404,13 @@ class Engine:
     def _learn(self, before: State, seen: str) -> None:
         """Another seat's decision, as this seat saw it, for the bot's opponent model (UGI mode:
         the engine plays every side, so there is no other seat to model)."""
-        if not self.ugi:
-            self.bot.observe_move(before if self.sees_all else before.view(self.seat), before.current_player, seen, self.seat)
+        if self.ugi:
+            return
+        try:
+            bot = self.bot
+        except OptionError:  # a level this game does not have: go will say so; the move is not lost
+            return
+        bot.observe_move(before if self.sees_all else before.view(self.seat), before.current_player, seen, self.seat)
 
     def _forget_opponents(self) -> None:
         """A position given whole comes without the moves that led to it."""
@@ -389,7 +440,8 @@ class Engine:
         if self.ugi and "depth" in args:
             raise ProtocolError("go depth: a Monte Carlo search has no depth; use nodes <n>, movetime <ms> or the clock")
         assert self.game is not None
-        params = self.params
+        level = self._level()
+        params = self.bot.params
         numbers: dict[str, int] = {}
         until_stopped = False
         i = 0
@@ -413,10 +465,16 @@ class Engine:
         if movetime is None and f"s{self.seat}time" in numbers:
             movetime = clock_budget(numbers[f"s{self.seat}time"], numbers.get(f"s{self.seat}inc", 0), numbers.get("movestogo"))
         if "iterations" in numbers or movetime is not None:  # the line's budget replaces the options'
+            iterations = numbers.get("iterations", 0)
+            if level is not None and params.iterations:  # a level's budget is part of its strength: the line may only shorten it
+                iterations = min(iterations or params.iterations, params.iterations)
             try:
-                params = params.with_(iterations=numbers.get("iterations", 0), time_ms=float(movetime or 0))
+                params = params.with_(iterations=iterations, time_ms=float(movetime or 0))
             except OptionError as err:  # e.g. iterations 0 and no time
                 raise ProtocolError(f"go: {err}") from None
+        if level is not None:
+            rating = f"rating {level.rating}" if level.rating else "not yet calibrated"
+            self.write(f"info string level {level.name}: {level.summary}; {rating}")
         return params, until_stopped
 
     def _run_search(self, state: State, position: View | State, params: SearchParams, until_stopped: bool) -> None:
@@ -623,6 +681,14 @@ def run(stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> int:
     return 0
 
 
-def main() -> int:
-    """The ``kibitz-engine`` console script."""
+def main(argv: list[str] | None = None) -> int:
+    """The ``kibitz-engine`` console script: ``kibitz-engine [--allow-plugin MODULE ...]``."""
+    parser = argparse.ArgumentParser(prog="kibitz-engine", description="The kibitz text-protocol engine on stdin/stdout (docs/protocol.md).")
+    parser.add_argument(plugins.ALLOW_FLAG, action="append", default=[], metavar="MODULE", help=plugins.ALLOW_HELP)
+    args = parser.parse_args(argv)
+    try:
+        plugins.allow(*args.allow_plugin)
+    except OptionError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
     return run()

@@ -111,7 +111,8 @@ def _checked(data: Any) -> dict[str, Any]:
     values = {name: FIELD_CHECKS[name](name, data[name]) for name in names if name in data}
     version = values.setdefault("version", 1)  # written before records named their version
     if version < 1 or version > RECORD_VERSION:
-        raise ValueError(f"version: format {version} is not one this kibitz reads (1..{RECORD_VERSION})")
+        newer = f"; reading it needs a kibitz that reads record format {version} (a newer one)" if version > RECORD_VERSION else ""
+        raise ValueError(f"version: format {version} is not one this kibitz reads (1..{RECORD_VERSION}){newer}")
     players = len(values["specs"])
     for name in ("returns", "scores", "ranks"):
         if len(values[name]) != players:

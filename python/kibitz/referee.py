@@ -27,6 +27,7 @@ from __future__ import annotations
 import queue
 import re
 import shlex
+import signal
 import subprocess
 import tempfile
 import threading
@@ -269,7 +270,7 @@ class EngineSeat:
             self._process.stdin.write(line + "\n")
             self._process.stdin.flush()
         except OSError:
-            raise SeatFault(self._death()) from None
+            raise SeatFault(self._death("input")) from None
 
     def _until(self, done: Callable[[str], bool], seconds: float, waiting_for: str) -> list[str]:
         """Lines up to the one ``done`` accepts, within ``seconds``; any error line, unknown
@@ -282,7 +283,7 @@ class EngineSeat:
             except queue.Empty:
                 raise SeatFault(f"no {waiting_for} within {seconds * 1000:.0f} ms") from None
             if line is None:
-                raise SeatFault(self._death())
+                raise SeatFault(self._death("output"))
             line = line.strip()
             if not line:
                 continue
@@ -297,17 +298,28 @@ class EngineSeat:
             if done(line):
                 return seen
 
-    def _death(self) -> str:
+    def _death(self, broken: str) -> str:
+        """What happened to an engine whose ``broken`` pipe failed: ``"output"`` (its stdout
+        ended) or ``"input"`` (writing to its stdin failed). It exited with a code (a crash unless
+        the code is 0), or it still runs with that pipe closed."""
         assert self._process is not None
         try:
             code = self._process.wait(timeout=2)
         except subprocess.TimeoutExpired:
-            return "stopped reading its input"
+            return "closed its output (the process still runs)" if broken == "output" else "stopped reading its input (the process still runs)"
         last = ""
         if self._stderr is not None:
             self._stderr.seek(0)
             lines = self._stderr.read().strip().splitlines()
             last = f"; last stderr line: {lines[-1][:200]!r}" if lines else ""
+        if code == 0:
+            return f"exited (exit code 0) before the game was over{last}"
+        if code < 0:
+            try:
+                name = signal.Signals(-code).name
+            except ValueError:
+                name = f"signal {-code}"
+            return f"crashed (exit code {code}: killed by {name}){last}"
         return f"crashed (exit code {code}){last}"
 
     # -- games -----------------------------------------------------------------------------
@@ -522,6 +534,7 @@ class Tournament:
     schedule: str = "round-robin"
     sprt: SPRT | None = None
     backend: Backend = LOCAL
+    anchor: str | None = None  # the player at 0 on the Elo scale (MatchPlan)
 
     def __post_init__(self) -> None:
         # what an engine's go line takes (docs/protocol.md §5), so that no engine refuses it
@@ -534,8 +547,9 @@ class Tournament:
             raise OptionError(f"concurrency must be 1..{MAX_CONCURRENCY}, got {self.concurrency}")
         self.entrants = [player(p) for p in self.players]  # a bad spec fails before any game starts
         self.sees_everything = [isinstance(p, Participant) and getattr(p.make(0), "sees_everything", False) for p in self.entrants]
+        labels = [p.label for p in self.entrants]
         self.schedule_plan = MatchPlan(
-            self.game, [p.label for p in self.entrants], self.games, self.seed, duplicate=self.duplicate, schedule=self.schedule
+            self.game, labels, self.games, self.seed, duplicate=self.duplicate, schedule=self.schedule, anchor=self.anchor
         )
         self.labels = self.schedule_plan.labels
 

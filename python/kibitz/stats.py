@@ -156,23 +156,29 @@ class Scores:
 
 
 @dataclass(frozen=True)
-class EloEstimate:
-    """An Elo difference, its confidence interval ``low..high``, the likelihood of
-    superiority ``los`` (the probability that the difference is positive), the mean
-    ``score`` and the sample size in units and games."""
+class EloInterval:
+    """An Elo value and its confidence interval ``low..high``."""
 
     elo: float
     low: float
     high: float
-    los: float
-    score: float
-    units: int
-    games: int
 
     @property
     def error(self) -> float:
         """Half the width of the interval: the ``±`` of fishtest and cutechess."""
         return (self.high - self.low) / 2
+
+
+@dataclass(frozen=True)
+class EloEstimate(EloInterval):
+    """An Elo difference, its confidence interval ``low..high``, the likelihood of
+    superiority ``los`` (the probability that the difference is positive), the mean
+    ``score`` and the sample size in units and games."""
+
+    los: float
+    score: float
+    units: int
+    games: int
 
     def to_dict(self) -> dict[str, float]:
         return {"elo": self.elo, "low": self.low, "high": self.high, "error": self.error, "los": self.los, "score": self.score}
@@ -437,3 +443,120 @@ def plackett_luce(players: int, games: Iterable[Placing]) -> list[Rating]:
             for p, rating in zip(members, team):
                 ratings[p] = rating
     return [Rating(r.mu, r.sigma) for r in ratings]
+
+
+# -- one Elo scale for many players -----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Meeting:
+    """One unit of a two-sided result between players ``first`` and ``second`` (numbered
+    0..players-1): the score of ``first`` (a game, or the mean over a duplicate group of
+    ``games`` games), as :class:`Scores` holds it."""
+
+    first: int
+    second: int
+    score: float
+    games: int = 1
+
+
+@dataclass(frozen=True)
+class ScaleRating(EloInterval):
+    """A player's rating on one Elo scale (:func:`elo_scale`): ``elo`` with its interval
+    ``low..high`` relative to the anchor (whose interval is its rating alone), and the units
+    and games it played."""
+
+    units: int
+    games: int
+
+    def to_dict(self) -> dict[str, float]:
+        return {"elo": self.elo, "low": self.low, "high": self.high, "units": self.units, "games": self.games}
+
+    def __str__(self) -> str:
+        return f"{self.elo:+.0f} ({self.low:+.0f}..{self.high:+.0f})"
+
+
+ELO_PER_NATURAL_UNIT = 400 / math.log(10)
+
+
+def elo_scale(
+    players: int,
+    meetings: Iterable[Meeting],
+    anchor: int = 0,
+    anchor_elo: float = 0.0,
+    confidence: float = 0.95,
+    virtual_draws: float = 1.0,
+) -> list[ScaleRating]:
+    """Every player's Elo on one scale from two-sided results between some of them, the
+    ``anchor`` player fixed at ``anchor_elo``: the maximum-likelihood ratings of Elo's
+    logistic model (Bradley-Terry; as Ordo and BayesElo fit a tournament), each unit weighted
+    by its games. The interval of each rating is relative to the anchor, from the sandwich
+    (robust) covariance over the units, so that the games of one duplicate deal, which are
+    correlated, count as one observation as :func:`elo_estimate` counts them. Every pair that
+    met gets ``virtual_draws`` drawn games (BayesElo's prior), which keeps a rating finite when
+    one player won every game against the others; raises ValueError when the players are not
+    all connected to the anchor through the meetings."""
+    units = list(meetings)
+    if not 0 <= anchor < players:
+        raise ValueError(f"the anchor is one of the players 0..{players - 1}, got {anchor}")
+    if not 0 < confidence < 1:
+        raise ValueError(f"confidence is between 0 and 1, got {confidence}")
+    for m in units:
+        if not (0 <= m.first < players and 0 <= m.second < players and m.first != m.second and 0 <= m.score <= 1 <= m.games):
+            raise ValueError(f"a meeting of two different players 0..{players - 1} with a score in 0..1: {m}")
+    _check_connected(players, units, anchor)
+    pairs = sorted({(min(m.first, m.second), max(m.first, m.second)) for m in units})
+    first = np.array([m.first for m in units] + [a for a, _ in pairs], dtype=int)
+    second = np.array([m.second for m in units] + [b for _, b in pairs], dtype=int)
+    score = np.array([m.score for m in units] + [0.5] * len(pairs))
+    weight = np.array([float(m.games) for m in units] + [virtual_draws] * len(pairs))
+    free = [p for p in range(players) if p != anchor]
+    index = {p: i for i, p in enumerate(free)}
+    design = np.zeros((len(score), len(free)))  # +1 for first, -1 for second (the anchor has no column)
+    for row, (a, b) in enumerate(zip(first, second)):
+        if a in index:
+            design[row, index[a]] += 1
+        if b in index:
+            design[row, index[b]] -= 1
+    theta = np.zeros(len(free))  # natural units: Elo / (400 / ln 10)
+    for _ in range(100):  # Newton's method on a concave log-likelihood
+        p = 1 / (1 + np.exp(-(design @ theta)))
+        gradient = design.T @ (weight * (score - p))
+        information = design.T @ (design * (weight * p * (1 - p))[:, None])
+        step = np.linalg.solve(information, gradient)
+        theta += step
+        if np.max(np.abs(step)) < 1e-10:
+            break
+    p = 1 / (1 + np.exp(-(design @ theta)))
+    information = design.T @ (design * (weight * p * (1 - p))[:, None])
+    residual = (weight * (score - p))[: len(units), None] * design[: len(units)]  # each real unit's gradient
+    bread = np.linalg.inv(information)
+    covariance = bread @ (residual.T @ residual) @ bread
+    z = statistics.NormalDist().inv_cdf((1 + confidence) / 2)
+    ratings = []
+    for player in range(players):
+        played = [m for m in units if player in (m.first, m.second)]
+        counts = (len(played), sum(m.games for m in played))
+        if player == anchor:
+            ratings.append(ScaleRating(anchor_elo, anchor_elo, anchor_elo, *counts))
+            continue
+        i = index[player]
+        elo = anchor_elo + ELO_PER_NATURAL_UNIT * theta[i]
+        half = z * ELO_PER_NATURAL_UNIT * math.sqrt(max(float(covariance[i, i]), 0.0))
+        ratings.append(ScaleRating(float(elo), float(elo - half), float(elo + half), *counts))
+    return ratings
+
+
+def _check_connected(players: int, units: Sequence[Meeting], anchor: int) -> None:
+    reached, frontier = {anchor}, [anchor]
+    while frontier:
+        p = frontier.pop()
+        for m in units:
+            for q, r in ((m.first, m.second), (m.second, m.first)):
+                if q == p and r not in reached:
+                    reached.add(r)
+                    frontier.append(r)
+    missing = sorted(set(range(players)) - reached)
+    if missing:
+        names = ", ".join(map(str, missing))
+        raise ValueError(f"players {names} met no one connected to the anchor {anchor}: their ratings are undefined")

@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from kibitz.bots import ALGORITHM_NAMES, PLUGIN_KEY, GreedyBot, parse_spec, presets, write_parameter_set
-from kibitz.errors import OptionError
+from kibitz.errors import OptionError, shown
 from kibitz.game import Game
 from kibitz.match import LOCAL, Backend, MatchPlan, MatchResult, Participant, PlayerLike, derive_seed, run_match
 from kibitz.params import EVAL_PREFIX, PARAMETERS, POLICY_PREFIX, SearchParams, find_parameter, parse_number
@@ -313,6 +313,8 @@ def tune(
     one_round = round_games.unit_games * len(round_games.tables)
     if games_per_trial < one_round:
         raise OptionError(f"a trial of {games_per_trial} games does not reach every opponent: it needs at least {one_round} (a deal at each table)")
+    if method != "spsa":
+        check_storage(storage or f"sqlite:///{DEFAULT_STORAGE}")  # before any game is played
     study = study or re.sub(r"[^A-Za-z0-9._-]+", "_", f"{game.name}-{bot}-{'-'.join(map(str, dimensions))}-{method}-{seed}")
     trials_wanted = budget // games_per_trial
 
@@ -370,6 +372,69 @@ def _score(result: MatchResult) -> float:
     return 0.5 if elo is None else elo.score
 
 
+STORAGE_CHARS = 120  # a longer storage URL is cut in error messages
+# The package that provides each database driver SQLAlchemy may import for a storage URL.
+DRIVER_PACKAGES = {
+    "MySQLdb": "mysqlclient",
+    "pymysql": "PyMySQL",
+    "mysql": "mysql-connector-python",
+    "mariadb": "mariadb",
+    "psycopg2": "psycopg2-binary",
+    "psycopg": "psycopg[binary]",
+    "pg8000": "pg8000",
+    "asyncpg": "asyncpg",
+    "oracledb": "oracledb",
+    "cx_Oracle": "cx_Oracle",
+    "pyodbc": "pyodbc",
+    "pymssql": "pymssql",
+}
+
+
+def check_storage(url: str) -> None:
+    """Refuses an Optuna storage URL that cannot work, before any game is played, with an
+    OptionError naming the URL and what is wrong: not a URL, a scheme SQLAlchemy does not know,
+    a database driver that is not installed (and the package that provides it), or a SQLite
+    file whose folder does not exist or cannot be written."""
+    from sqlalchemy.engine import make_url  # Optuna's storages are SQLAlchemy's: installed with it
+    from sqlalchemy.exc import ArgumentError, NoSuchModuleError
+
+    _optuna()
+    label = f"storage {shown(url, STORAGE_CHARS)}"
+    try:
+        parsed = make_url(url)
+    except (ArgumentError, ValueError, TypeError):
+        raise OptionError(f"{label}: not a database URL; expected <scheme>://..., e.g. sqlite:///{DEFAULT_STORAGE} or postgresql://user@host/db") from None
+    label = f"storage {shown(parsed.render_as_string(hide_password=True), STORAGE_CHARS)}"  # no password in messages
+    try:
+        dialect = parsed.get_dialect()
+    except (NoSuchModuleError, ValueError):  # a scheme such as '++' fails inside SQLAlchemy's loader with a ValueError
+        raise OptionError(f"{label}: unknown database scheme {parsed.drivername!r}; use sqlite, postgresql, mysql or another SQLAlchemy dialect") from None
+    try:
+        dialect.import_dbapi()
+    except ImportError as err:
+        module = (getattr(err, "name", None) or parsed.get_driver_name()).split(".")[0]
+        package = DRIVER_PACKAGES.get(module, module)
+        raise OptionError(f"{label}: the database driver {module!r} for {parsed.get_backend_name()} is not installed: pip install '{package}'") from None
+    except Exception as err:  # a driver that is installed but broken
+        raise OptionError(f"{label}: the database driver for {parsed.get_backend_name()} does not load ({type(err).__name__}: {err})") from None
+    if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
+        path = Path(parsed.database)
+        folder = path.parent.resolve()
+        if not folder.is_dir():
+            raise OptionError(f"{label}: the folder {folder} does not exist")
+        if path.is_dir():
+            raise OptionError(f"{label}: {path} is a folder, not a database file")
+        if not os.access(path if path.exists() else folder, os.W_OK):
+            raise OptionError(f"{label}: {path if path.exists() else folder} cannot be written")
+
+
+def _without_password(url: str) -> str:
+    """A storage URL as error messages show it: with ``***`` for its password."""
+    from sqlalchemy.engine import make_url
+
+    return str(make_url(url).render_as_string(hide_password=True))
+
+
 def _optuna() -> Any:
     try:
         import optuna
@@ -402,7 +467,10 @@ def _optuna_trials(
     def load(k: int) -> Any:
         seeded = derive_seed(seed, "sampler", k) % (1 << 32)
         sampler = optuna.samplers.TPESampler(seed=seeded) if method == "tpe" else optuna.samplers.CmaEsSampler(seed=seeded, warn_independent_sampling=False)
-        return optuna.create_study(study_name=study_name, storage=url, sampler=sampler, direction="maximize", load_if_exists=True)
+        try:
+            return optuna.create_study(study_name=study_name, storage=url, sampler=sampler, direction="maximize", load_if_exists=True)
+        except Exception as err:  # a database that does not answer, refuses the login, is not Optuna's ...
+            raise OptionError(f"storage {shown(_without_password(url), STORAGE_CHARS)}: cannot open the study there ({type(err).__name__}: {err})") from None
 
     study = load(0)
     if not shared:  # a trial left running is what a killed run left: it never ends
@@ -462,7 +530,14 @@ def _spsa(
     }
     if os.path.exists(path):
         with open(path, encoding="utf-8") as file:
-            saved = json.load(file)
+            try:
+                saved = json.load(file)
+            except ValueError as err:
+                raise OptionError(f"{path} is not an SPSA state file ({err})") from None
+        if not isinstance(saved, dict) or not isinstance(saved.get("trials"), list):
+            raise OptionError(f"{path} is not an SPSA state file (a JSON object with format, seed, space, theta and trials)")
+        if isinstance(saved.get("format"), int) and saved["format"] > SPSA_FORMAT:
+            raise OptionError(f"{path}: SPSA state format {saved['format']} is newer than this kibitz reads ({SPSA_FORMAT}); resuming it needs a newer kibitz")
         if saved.get("format") != SPSA_FORMAT or saved.get("seed") != seed or saved.get("space") != state["space"]:
             raise OptionError(f"{path} is the state of another SPSA run (format, seed and parameters must match)")
         state = saved

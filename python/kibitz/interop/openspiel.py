@@ -44,7 +44,7 @@ import numpy as np
 import pyspiel
 
 import kibitz
-from kibitz.errors import OptionError
+from kibitz.errors import IllegalMoveError, OptionError
 
 PREFIX = "kibitz_"
 DEFAULT_DEALS = 1024
@@ -184,13 +184,22 @@ class KibitzState(pyspiel.State):
     def _apply_action(self, action: int) -> None:
         if self.kibitz_state is None:
             game = self._game()
+            if not 0 <= action < game.deals:
+                raise IllegalMoveError(f"setup chance node: outcome {action} is not one of the {game.deals} deals 0..{game.deals - 1}")
             self.kibitz_state = game.kibitz_game.new_initial_state(deal_seed(game.seed, action))
         else:
-            self.kibitz_state.apply(action)
+            self.kibitz_state.apply(_action_id(action))
 
     def _apply_actions(self, actions: list[int]) -> None:
-        assert self.kibitz_state is not None
-        self.kibitz_state.apply_joint({seat: actions[seat] for seat in self.kibitz_state.choosing_seats()})
+        """A simultaneous node's joint move: one action per player, by seat, as OpenSpiel passes
+        it (a seat that does not choose here is not read)."""
+        if self.kibitz_state is None or not self.kibitz_state.is_simultaneous():
+            raise IllegalMoveError("apply_actions: not a simultaneous node; apply one action with apply_action")
+        players = self._game().kibitz_game.num_players
+        if len(actions) != players:
+            seats = ", ".join(map(str, self.kibitz_state.choosing_seats()))
+            raise IllegalMoveError(f"apply_actions: expected {players} actions, one per player by seat (seats {seats} choose here), got {len(actions)}")
+        self.kibitz_state.apply_joint({seat: _action_id(actions[seat]) for seat in self.kibitz_state.choosing_seats()})
 
     def _action_to_string(self, player: int, action: int) -> str:
         if self.kibitz_state is None:
@@ -215,6 +224,14 @@ class KibitzState(pyspiel.State):
 
     def __str__(self) -> str:
         return "setup" if self.kibitz_state is None else self.kibitz_state.notation()
+
+
+def _action_id(action: int) -> int:
+    """``action`` if it can be a kibitz action id; IllegalMoveError otherwise (kibitz's own check
+    names the legal ones for any id in range)."""
+    if not 0 <= action < kibitz.game.ACTION_ID_LIMIT:
+        raise IllegalMoveError(f"action {action} is not legal here: kibitz action ids are 0..{kibitz.game.ACTION_ID_LIMIT - 1}")
+    return action
 
 
 class KibitzObserver:

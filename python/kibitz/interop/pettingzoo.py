@@ -218,6 +218,9 @@ class KibitzParallelEnv(_Spaces, ParallelEnv):
         self, actions: dict[str, Any]
     ) -> tuple[dict[str, Any], dict[str, float], dict[str, bool], dict[str, bool], dict[str, dict[str, Any]]]:
         table = self.table
+        unknown = [agent for agent in actions if agent not in self.possible_agents]
+        if unknown:
+            raise IllegalMoveError(f"no agent {unknown[0]!r} in {self.metadata['name']}; the agents are {', '.join(self.possible_agents)}")
         deciders = table.deciders()
         missing = [agent_name(seat) for seat in deciders if agent_name(seat) not in actions]
         if missing:

@@ -16,12 +16,27 @@ describes both and how to build a plug-in of one's own without rebuilding kibitz
 
 Use one with ``State.search(params, plugin=...)``, ``SearchBot(params, plugin=...)`` or a bot
 spec: ``ismcts:plugin=kibitz.plugins.just4fun_colours,eval_depth=4``.
+
+**Which names load.** A plug-in named by text that may come from elsewhere (a bot spec's
+``plugin=``, the protocol's ``Plugin`` option, a request to ``kibitz serve``) is loaded by
+:func:`load_allowed`, which imports only an allowed module (:func:`is_allowed`): the examples
+shipped in ``kibitz.plugins``, a module an installed package registers in the entry-point group
+``kibitz.plugins`` (:data:`ENTRY_POINT_GROUP`), or one allowed with :func:`allow` (the engine's
+and the server's ``--allow-plugin MODULE``). A trained network's file (a path ending in
+``.kbnet``, :mod:`kibitz.learn`) is data, not code: the C++ reader checks it whole before a
+search uses it, so one loads from a bot spec or the ``Plugin`` option without being allowed;
+only ``kibitz serve``, whose specs come from browsers, loads just the files its operator names
+with ``--allow-plugin FILE.kbnet``. Python code is trusted: :func:`load` imports the
+module it is given by name, and a module object, a :class:`Plugin` or a capsule is used as is.
 """
 
 from __future__ import annotations
 
 import importlib
 import importlib.machinery
+import importlib.metadata
+import os
+import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import ModuleType
@@ -43,6 +58,22 @@ PARTS = ("choose", "evaluate")
 """What :meth:`Plugin.only` and a ``module:part`` name can pick out of a plug-in."""
 NETWORK_SUFFIX = ".kbnet"
 """The ending of a trained network's file name (:mod:`kibitz.learn`), which :func:`load` reads as a plug-in."""
+ENTRY_POINT_GROUP = "kibitz.plugins"
+"""The entry-point group in which an installed package registers its plug-in modules: in its
+pyproject.toml, ``[project.entry-points."kibitz.plugins"]`` and ``my_policy = "my_package.my_policy"``.
+The modules they name are allowed (:func:`is_allowed`)."""
+MODULE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*")
+"""A module name: Python identifiers (ASCII) joined by dots, no leading dot (no relative import)."""
+ALLOW_FLAG = "--allow-plugin"
+"""The command-line flag of the engine, the server and the commands that take bot specs that
+calls :func:`allow` (repeatable)."""
+ALLOW_HELP = (
+    "allow bot specs and the Plugin option to load this plug-in module (repeatable; docs/plugins.md); "
+    "for kibitz serve, a network file FILE.kbnet too (docs/learning.md)"
+)
+NAME_CHARS = 80  # a longer name is cut in error messages
+PATH_CHARS = 4096  # the longest network file path a plug-in name may give
+_allowed: set[str] = set()  # the modules allow() added
 
 ChooseFunction = Callable[[npt.NDArray[np.float32], npt.NDArray[np.bool_], int, int], int]
 """``choose(observation, legal_mask, seat, random) -> action``: a legal action id for ``seat``."""
@@ -112,30 +143,33 @@ def load(source: str | ModuleType | Plugin | Any) -> Plugin:
     naming what was wrong."""
     if isinstance(source, Plugin):
         return source
-    if isinstance(source, str) and ":" in source:
-        name, _, part = source.rpartition(":")
-        plugin = load(name).only(part)
-        plugin._module_name = source
-        return plugin
-    if isinstance(source, str) and source.endswith(NETWORK_SUFFIX):
-        return _network(source)
+    if isinstance(source, str):
+        module, part = split_name(source)
+        if part is not None:
+            plugin = load(module).only(part)
+            plugin._module_name = source
+            return plugin
+        if is_network_file(module):
+            return _network(module)
     module_name = source if isinstance(source, str) else None
     label = source if isinstance(source, str) else getattr(source, "__name__", type(source).__name__)
     if isinstance(source, str):
         try:
             source = importlib.import_module(source)
         except ImportError as err:
-            raise OptionError(f"plug-in {shown(label, 80)}: cannot import it ({err})") from None
+            raise OptionError(f"plug-in {shown(label, NAME_CHARS)}: cannot import it ({err})") from None
+        except Exception as err:  # the module itself failed while importing
+            raise OptionError(f"plug-in {shown(label, NAME_CHARS)}: importing it failed ({type(err).__name__}: {err})") from None
     if isinstance(source, ModuleType) or hasattr(source, EXPORT):
         if not hasattr(source, EXPORT):
-            raise OptionError(f"plug-in {shown(label, 80)}: the module has no attribute {EXPORT!r} (a PyCapsule named {CAPSULE_NAME!r})")
+            raise OptionError(f"plug-in {shown(label, NAME_CHARS)}: the module has no attribute {EXPORT!r} (a PyCapsule named {CAPSULE_NAME!r})")
         owner, capsule = source, getattr(source, EXPORT)
     else:
         owner, capsule = None, source
     try:
         plugin = Plugin(capsule, owner, label)
     except OptionError as err:
-        raise OptionError(f"plug-in {shown(label, 80)}: {err}") from None
+        raise OptionError(f"plug-in {shown(label, NAME_CHARS)}: {err}") from None
     plugin._module_name = module_name
     return plugin
 
@@ -149,6 +183,101 @@ def _network(path: str) -> Plugin:
     plugin = Plugin(network.capsule(), network, f"network file {path}")
     plugin._module_name = path
     return plugin
+
+
+def split_name(name: str) -> tuple[str, str | None]:
+    """A plug-in name as its module (or network file) and its part (``"kibitz.plugins.yak:choose"``
+    -> ``("kibitz.plugins.yak", "choose")``; no part: None), checked before anything is imported
+    or opened: raises OptionError for text that is neither a module name (a leading dot, a slash,
+    ``..``, spaces, anything but dotted Python identifiers) nor a network file's path (ending in
+    :data:`NETWORK_SUFFIX`, printable text), or a part other than those of :data:`PARTS`."""
+    if not isinstance(name, str):
+        raise OptionError(f"plug-in name: expected text, got {shown(name)}")
+    module, colon, part = name.rpartition(":") if ":" in name else (name, "", "")
+    if colon and part not in PARTS and is_network_file(name):
+        module, colon, part = name, "", ""  # a path with a colon in it (C:\nets\g1.kbnet)
+    if is_network_file(module):
+        if len(module) > PATH_CHARS or not module.isprintable():
+            raise OptionError(f"plug-in {shown(name, NAME_CHARS)}: a network file's path is printable text of at most {PATH_CHARS} characters")
+    elif not MODULE_NAME.fullmatch(module):
+        raise OptionError(
+            f"plug-in {shown(name, NAME_CHARS)}: not a module name; a plug-in is named by its module, Python identifiers "
+            f"joined by dots (kibitz.plugins.yak, my_package.my_policy), or is a network file (a path ending in {NETWORK_SUFFIX}), "
+            "optionally with :choose or :evaluate"
+        )
+    if colon and part not in PARTS:
+        raise OptionError(f"plug-in {shown(name, NAME_CHARS)}: a part is one of {', '.join(PARTS)}, got {shown(part)}")
+    return module, part if colon else None
+
+
+def is_network_file(name: str) -> bool:
+    """Whether plug-in ``name`` (maybe with ``:part``) names a trained network's file rather than a module."""
+    if not isinstance(name, str):
+        return False
+    path, _, part = name.rpartition(":")
+    return (path if part in PARTS else name).endswith(NETWORK_SUFFIX)
+
+
+def allow(*names: str) -> None:
+    """Allows plug-in modules by name, besides the shipped examples and the modules registered
+    in the entry-point group ``kibitz.plugins``: from now on :func:`load_allowed` (bot specs,
+    the protocol's ``Plugin`` option, ``kibitz serve``) loads them in this process. What the
+    engine's and the server's ``--allow-plugin MODULE`` call. A network file's path may be
+    allowed too, which only ``kibitz serve`` asks for (:func:`allowed_by_hand`). Raises
+    OptionError for a name that is neither; nothing is imported or opened here."""
+    modules = [split_name(name)[0] for name in names]
+    _allowed.update(os.path.abspath(m) if is_network_file(m) else m for m in modules)
+
+
+def allowed() -> list[str]:
+    """Every module a bot spec or an option may name as a plug-in here (:func:`is_allowed`): the
+    shipped examples, the modules the ``kibitz.plugins`` entry points name, and those :func:`allow`
+    added (with the network files it was given)."""
+    return sorted({*examples(), *_entry_point_modules(), *_allowed})
+
+
+def allowed_by_hand() -> list[str]:
+    """The modules and network files :func:`allow` added in this process (what a worker process
+    is given to allow the same plug-ins)."""
+    return sorted(_allowed)
+
+
+def is_allowed_by_hand(name: str) -> bool:
+    """Whether :func:`allow` named plug-in ``name``'s module or network file (by its absolute
+    path) in this process: what ``kibitz serve`` asks of a network file (docs/learning.md)."""
+    module = split_name(name)[0]
+    return (os.path.abspath(module) if is_network_file(module) else module) in _allowed
+
+
+def is_allowed(name: str) -> bool:
+    """Whether plug-in ``name`` (a module or a network file, maybe with ``:part``) may be loaded
+    from a bot spec or an option: a network file always (it is data, read and checked whole by
+    the C++ reader before a search uses it; no code runs), a module if :func:`allowed` lists it.
+    Raises OptionError for text that is not a plug-in name."""
+    module = split_name(name)[0]
+    return is_network_file(module) or module in _allowed or module in examples() or module in _entry_point_modules()
+
+
+def load_allowed(name: str) -> Plugin:
+    """The plug-in a text from outside names (a bot spec's ``plugin=``, the protocol's
+    ``Plugin`` option, a web request): :func:`load` once :func:`is_allowed` says yes. Raises
+    OptionError naming the plug-in, and saying how to allow it, for a module that is not allowed;
+    nothing is imported then."""
+    if not is_allowed(name):
+        module = split_name(name)[0]
+        raise OptionError(
+            f"plug-in {shown(name, NAME_CHARS)} is not allowed: allow it with {ALLOW_FLAG} {module} (kibitz engine, kibitz serve, "
+            f'the commands that take bot specs) or kibitz.plugins.allow("{module}") in Python. Allowed without that: the plug-ins '
+            f"shipped with kibitz ({', '.join(examples()) or 'none installed'}), modules registered in the entry-point group "
+            f"{ENTRY_POINT_GROUP}, and network files ({NETWORK_SUFFIX})"
+        )
+    return load(name)
+
+
+def _entry_point_modules() -> set[str]:
+    """The modules the installed packages register in the entry-point group ``kibitz.plugins``
+    (an entry point's value is ``module`` or ``module:attribute``; the module is what is allowed)."""
+    return {entry.value.partition(":")[0].strip() for entry in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)}
 
 
 def from_python(
