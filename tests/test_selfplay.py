@@ -155,3 +155,38 @@ def test_selfplay_and_train_from_the_command_line(tmp_path, capsys) -> None:
     assert bot.act(state.view(state.current_player)) in state.legal_actions()
     assert main(["train", str(data), "--out", str(net), "--value-mix", "0.5"]) == 2  # no perfect values in these data
     assert "perfect_value" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("name", "players"), [("yucata", 2), ("canasta_tiles", 4), ("yak", 4)])
+def test_the_pipeline_runs_end_to_end_for_every_game(name: str, players: int, tmp_path, capsys) -> None:
+    """Self-play, training and a search with the network, from the command line and from Python,
+    for each game besides Just 4 Fun Colours (above): Yak's simultaneous Sunrise, tile Canasta's
+    teams and 381 action ids. The command line and Python write the same network byte for byte."""
+    from kibitz.learn import Network, TrainSettings, train
+    from kibitz.match import play_game
+
+    game, data, net = kibitz.Game(name, players=players), tmp_path / "data", tmp_path / "cli.kbnet"
+    selfplay_args = ["--bots", "ismcts:iterations=20", "greedy", "--games", "2", "--shard-games", "1", "--seed", "1"]
+    assert main(["selfplay", name, "--players", str(players), *selfplay_args, "--out", str(data), "--perfect", "uct:iterations=20"]) == 0
+    recorded = load_data(data)
+    meta = game.metadata
+    assert recorded.observations.shape[1:] == (players, meta.observation_size) and recorded.legal.shape[1] == meta.max_actions
+    assert recorded.legal[np.arange(len(recorded)), recorded.action].all() and set(recorded.seat) == set(range(players))
+    searched = ~np.isnan(recorded.search_value)
+    assert searched.any() and not np.isnan(recorded.perfect_value[searched]).any()
+    assert main(["train", str(data), "--out", str(net), "--hidden", "8", "--epochs", "2", "--value-mix", "0.5", "--seed", "4"]) == 0
+    capsys.readouterr()
+
+    result = train(recorded, TrainSettings(hidden=8, epochs=2, value_mix=0.5, seed=4))
+    assert result.network.to_bytes() == net.read_bytes()
+    observations = recorded.observations[:, 0]
+    values, _ = result.network.forward(observations)
+    plugin = kibitz.plugins.load(str(net))
+    for row in range(0, len(observations), max(1, len(observations) // 5)):
+        np.testing.assert_allclose(plugin.evaluate(observations[row], 0, players), values[row], atol=1e-5)
+
+    bots = [f"ismcts:iterations=30,plugin={net},eval_depth=2", *["greedy"] * (players - 1)]
+    record = play_game(game, bots, seed=2)
+    assert record.actions == play_game(game, bots, seed=2).actions and len(record.returns) == players
+    assert record.actions != play_game(game, [bots[0].replace(f"plugin={net},", ""), *bots[1:]], seed=2).actions  # the network plays
+    assert Network.load(net).architecture.game == name
