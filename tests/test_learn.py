@@ -283,3 +283,25 @@ def test_a_network_file_loads_from_a_spec_or_the_engine_option_and_a_browser_nee
         check_bot_spec(spec, limits)
     plugins.allow(path)
     assert check_bot_spec(spec, limits) == spec and path in plugins.allowed()
+
+
+def test_distilled_samples_take_every_target_from_the_searched_value(tmp_path) -> None:
+    """--distilled-only: one sample per searched decision, the decider's tensor; its team's seats
+    get the search's value v, the other team's 1 - v (tile Canasta: seats 0+2 against 1+3)."""
+    from kibitz.selfplay import generate, load_data
+
+    canasta = kibitz.Game("canasta_tiles", players=4)
+    generate(canasta, ["ismcts:iterations=10", "greedy"], games=1, seed=3, out=tmp_path, shard_games=1)
+    data = load_data(tmp_path)
+    searched = np.flatnonzero(np.isfinite(data.search_value))
+    assert 0 < len(searched) < len(data)  # greedy's decisions have no search value
+    samples = Samples.distilled(data, perfect=False)
+    seat = data.seat[searched].astype(int)
+    np.testing.assert_array_equal(samples.x, data.observations[searched, seat])
+    v = data.search_value[searched]
+    np.testing.assert_allclose(samples.value, np.stack([v, 1 - v, v, 1 - v], axis=1), atol=1e-7)
+    assert len(samples.policy_rows) == len(samples) and samples.legal[np.arange(len(samples)), data.action[searched]].all()
+    with pytest.raises(OptionError, match="the data have no perfect_value"):
+        Samples.distilled(data)
+    result = train(data, TrainSettings(hidden=8, epochs=1, distill="search", distilled_only=True))
+    assert result.train_samples + result.validation_samples == len(samples)

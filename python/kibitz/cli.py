@@ -276,6 +276,12 @@ def _parser() -> argparse.ArgumentParser:
         default=defaults.distill,
         help="--value-mix's value: with every hand known (default), or the search's own",
     )
+    train_parser.add_argument(
+        "--distilled-only",
+        action="store_true",
+        help="train on the decisions that have --distill's value only, every value target from it (its team's value, "
+        "the other teams' share of the rest): a label per decision, not per game (docs/learning.md)",
+    )
     train_parser.add_argument("--init", metavar="FILE.kbnet", help="start from this network's weights (the previous generation)")
     train_parser.add_argument("--plot", metavar="FILE.png", help="draw the learning curves to this file (needs kibitz[plot])")
     train_parser.add_argument("--json", action="store_true", help="print the settings, counts and losses as JSON")

@@ -292,6 +292,33 @@ class Samples:
             legal=data.legal.astype(bool),
         )
 
+    @classmethod
+    def distilled(cls, data: Any, perfect: bool = True) -> Samples:
+        """The samples of the decisions of a :class:`kibitz.selfplay.SelfPlayData` that have the
+        distilled value (``perfect_value``; ``perfect=False``: the deciding search's root value
+        ``search_value``), one per decision: the deciding seat's tensor, and every target from
+        that value ``v``: ``v`` for the seats of the decider's team, ``(1 - v) / t`` for each seat
+        of the ``t`` other teams. Every sample has a label of its own, where the returns give one
+        per game (docs/research-log/learning.md: in tile Canasta the returns let the network
+        learn the rounds by heart)."""
+        value = data.perfect_value if perfect else data.search_value
+        rows = np.flatnonzero(np.isfinite(value))
+        if not len(rows):
+            raise OptionError(f"distilled samples: the data have no {'perfect_value' if perfect else 'search_value'}")
+        n, seat = data.players, data.seat[rows].astype(np.int64)
+        teams = np.asarray(Game(data.game_name, players=n).teams)
+        same = teams[(seat[:, None] + np.arange(n)[None, :]) % n] == teams[seat][:, None]  # by relative seat
+        v = value[rows].astype(np.float64)[:, None]
+        others = len(set(teams.tolist())) - 1
+        return cls(
+            x=data.observations[rows, seat].astype(np.float32),
+            value=np.where(same, v, (1 - v) / max(others, 1)).astype(np.float32),
+            game=data.game[rows],
+            policy_rows=np.arange(len(rows)),
+            policy=data.policy[rows].astype(np.float32),
+            legal=data.legal[rows].astype(bool),
+        )
+
     def split(self, validation: float, seed: int) -> tuple[Samples, Samples]:
         """(training, validation): whole games drawn for validation (a ``validation`` share of
         them, at least one when there are two or more), so that no game is on both sides."""
@@ -335,6 +362,7 @@ class TrainSettings:
     policy_weight: float = 1.0
     value_mix: float = 0.0
     distill: str = "perfect"
+    distilled_only: bool = False
     seed: int = 0
 
     def __post_init__(self) -> None:
@@ -445,7 +473,11 @@ def train(
     validation loss kept. ``initial``: start from these weights (the previous generation's)
     instead of random ones. Reproducible: every random choice comes from ``settings.seed``."""
     start = time.process_time()
-    samples = data if isinstance(data, Samples) else Samples.of(data, settings.value_mix, perfect=settings.distill == "perfect")
+    perfect = settings.distill == "perfect"
+    if isinstance(data, Samples):
+        samples = data
+    else:
+        samples = Samples.distilled(data, perfect) if settings.distilled_only else Samples.of(data, settings.value_mix, perfect)
     if initial is None:
         if isinstance(data, Samples):
             raise OptionError("training on Samples needs the initial network (its game and shape)")
