@@ -102,6 +102,14 @@ def test_bad_requests_are_refused_before_anything_runs(tmp_path) -> None:
         load_data(tmp_path / "nowhere")
 
 
+def test_selfplay_takes_allow_plugin_like_the_other_commands_that_take_specs(tmp_path, capsys, monkeypatch) -> None:
+    monkeypatch.setattr(kibitz.plugins, "_allowed", set())
+    command = ["selfplay", "yucata", "--bots", "ismcts:iterations=5,plugin=no_such_policy", "--games", "1", "--out", str(tmp_path)]
+    assert main(command) == 2 and "plug-in 'no_such_policy' is not allowed" in capsys.readouterr().err
+    assert main([*command, "--allow-plugin", "no_such_policy"]) == 2  # allowed now: it is imported, and is not there
+    assert "plug-in 'no_such_policy': cannot import it" in capsys.readouterr().err
+
+
 def test_selfplay_and_train_from_the_command_line(tmp_path, capsys) -> None:
     """The whole pipeline: data, a network with its learning curves, and a search that uses it."""
     data = tmp_path / "data"

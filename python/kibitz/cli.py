@@ -316,7 +316,7 @@ def _parser() -> argparse.ArgumentParser:
             help=f"{item.metadata['help']} (default {item.default})",
         )
     serve.set_defaults(run=serve_command)
-    for taking_specs in (play, match, referee, tune_parser, engine, serve):
+    for taking_specs in (play, match, referee, tune_parser, selfplay, engine, serve):
         taking_specs.add_argument(plugins.ALLOW_FLAG, action="append", default=[], metavar="MODULE", help=plugins.ALLOW_HELP)
     return parser
 
