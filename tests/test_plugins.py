@@ -338,7 +338,8 @@ def test_a_plugin_name_that_is_not_a_module_name_is_refused_before_any_import(na
         with pytest.raises(kibitz.OptionError, match=re.escape(expected)):
             attempt()
     if " " not in name:
-        what = "a plug-in is named by its module, Python identifiers joined by dots (kibitz.plugins.yak, my_package.my_policy), optionally with :choose or :evaluate"
+        what = ("a plug-in is named by its module, Python identifiers joined by dots (kibitz.plugins.yak, my_package.my_policy), "
+                "or is a network file (a path ending in .kbnet), optionally with :choose or :evaluate")
         assert engine_lines(f"setoption name Plugin value {name}") == [f"info string error: option Plugin: {expected}; {what}"]
 
 
@@ -360,8 +361,8 @@ def test_a_spec_or_an_option_loads_only_an_allowed_plugin(policy_module: str) ->
     with pytest.raises(kibitz.OptionError, match="is not allowed"):
         kibitz.make_bot(f"ismcts:plugin={policy_module}:choose")
     (refused,) = engine_lines(f"setoption name Plugin value {policy_module}")
-    assert refused == f"info string error: option Plugin: {message}. Allowed without that: the plug-ins shipped with kibitz ({', '.join(plugins.examples())}) " \
-                      "and modules registered in the entry-point group kibitz.plugins"
+    assert refused == f"info string error: option Plugin: {message}. Allowed without that: the plug-ins shipped with kibitz ({', '.join(plugins.examples())}), " \
+                      "modules registered in the entry-point group kibitz.plugins, and network files (.kbnet)"
     assert sys.py_policy_imports == 0 and policy_module not in sys.modules  # type: ignore[attr-defined]
     assert plugins.allowed() == plugins.examples() and all(plugins.is_allowed(name) for name in plugins.examples())
 

@@ -1,6 +1,6 @@
 """The Ray backend (kibitz.match.Backend("ray")) on a local Ray instance: a match, a refereed
-tournament and a two-trial tuning run give exactly what the local backend gives for the same
-seeds. One Ray instance (2 CPUs) serves the whole module."""
+tournament, a two-trial tuning run and self-play data give exactly what the local backend gives
+for the same seeds. One Ray instance (2 CPUs) serves the whole module."""
 
 from __future__ import annotations
 
@@ -55,6 +55,16 @@ def test_a_two_trial_tuning_run_on_ray_is_the_same_as_here(tmp_path: Path, capsy
     assert main([*argv, "--storage", f"sqlite:///{tmp_path / 'ray.db'}", "--name", "ray", "--backend", "ray"]) == 0
     remote = capsys.readouterr().out
     assert remote.replace("ray", "local") == local and '"number": 1' in remote
+
+
+def test_selfplay_data_on_ray_are_the_data_made_here(tmp_path: Path) -> None:
+    from kibitz.selfplay import generate, load_data
+
+    for backend, folder in ((Backend(), "local"), (RAY, "ray")):
+        generate(GAME, ["ismcts:iterations=30", "greedy"], games=3, seed=5, out=tmp_path / folder, shard_games=2, backend=backend)
+    local, remote = load_data(tmp_path / "local"), load_data(tmp_path / "ray")
+    assert len(remote) == len(local) > 0
+    assert all((remote.arrays[name] == local.arrays[name]).all() for name in ("observations", "policy", "action", "returns"))
 
 
 def test_plugins_allowed_here_are_allowed_on_the_workers(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -81,6 +81,7 @@ py::dict describe(const char* name, const search::ParamRow<T>& row) {
 }  // namespace
 
 void bind_plugins(py::module_& m);  // bindings/plugins.cpp
+void bind_network(py::module_& m);  // bindings/network.cpp
 
 PYBIND11_MODULE(_core, m) {
   m.doc() = "kibitz C++ core: game states, search, errors";
@@ -161,6 +162,7 @@ PYBIND11_MODULE(_core, m) {
     return rows;
   }, "the search parameters as declared in search/param_table.h, in order: one dict per parameter");
   bind_plugins(m);
+  bind_network(m);
 
   py::enum_<search::Proof>(m, "Proof")
       .value("none", search::Proof::kNone)

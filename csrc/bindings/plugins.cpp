@@ -16,6 +16,10 @@
 namespace py = pybind11;
 using namespace kibitz;
 
+// A capsule of `plugin` that holds a reference to `owner` (the object the plug-in lives in), so
+// that the plug-in lives as long as the capsule; bindings/network.cpp uses it too.
+py::capsule owned_capsule(const kibitz_plugin& plugin, py::object owner);
+
 namespace {
 
 // The plug-in a capsule holds, checked: the capsule's name and the ABI version; OptionError otherwise.
@@ -77,13 +81,9 @@ class PythonPlugin {
     plugin_.evaluate = evaluate_.is_none() ? nullptr : &PythonPlugin::evaluate;
     plugin_.error = [](void*) -> const char* { return python_error.c_str(); };
   }
-  // The capsule holds a reference to `self` (its context), so the plug-in lives as long as it.
   static py::capsule capsule(py::object self) {
-    auto* plugin = &self.cast<PythonPlugin&>().plugin_;
-    PyObject* capsule = PyCapsule_New(plugin, KIBITZ_PLUGIN_CAPSULE, [](PyObject* c) { Py_XDECREF(static_cast<PyObject*>(PyCapsule_GetContext(c))); });
-    if (!capsule) throw py::error_already_set();
-    PyCapsule_SetContext(capsule, self.release().ptr());
-    return py::reinterpret_steal<py::capsule>(capsule);
+    const kibitz_plugin& plugin = self.cast<PythonPlugin&>().plugin_;
+    return owned_capsule(plugin, std::move(self));
   }
 
  private:
@@ -132,6 +132,14 @@ class PythonPlugin {
 };
 
 }  // namespace
+
+py::capsule owned_capsule(const kibitz_plugin& plugin, py::object owner) {
+  PyObject* capsule = PyCapsule_New(const_cast<kibitz_plugin*>(&plugin), KIBITZ_PLUGIN_CAPSULE,
+                                    [](PyObject* c) { Py_XDECREF(static_cast<PyObject*>(PyCapsule_GetContext(c))); });
+  if (!capsule) throw py::error_already_set();
+  PyCapsule_SetContext(capsule, owner.release().ptr());
+  return py::reinterpret_steal<py::capsule>(capsule);
+}
 
 void bind_plugins(py::module_& m) {
   py::register_exception<search::PluginError>(m, "PluginError", PyExc_RuntimeError);

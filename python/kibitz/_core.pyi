@@ -8,7 +8,7 @@ import numpy
 import numpy.typing
 import typing
 import typing_extensions
-__all__: list[str] = ['ActionStats', 'CHANCE', 'GameInfo', 'IllegalMoveError', 'JOINT_SEPARATOR', 'NotationError', 'OptionError', 'PLUGIN_ABI_VERSION', 'PLUGIN_CAPSULE', 'Params', 'PluginError', 'PolicyWeight', 'Progress', 'Proof', 'PythonPlugin', 'Result', 'SIMULTANEOUS', 'SolveResult', 'State', 'StopFlag', 'TERMINAL', 'TREE_BYTES_PER_NODE', 'UNOBSERVED', 'UnknownGameError', 'find_game', 'games', 'parameter_table', 'plugin_choose', 'plugin_evaluate', 'plugin_info', 'plugin_subset', 'root_value']
+__all__: list[str] = ['ActionStats', 'CHANCE', 'GameInfo', 'IllegalMoveError', 'JOINT_SEPARATOR', 'NETWORK_FORMAT', 'Network', 'NotationError', 'OptionError', 'PLUGIN_ABI_VERSION', 'PLUGIN_CAPSULE', 'Params', 'PluginError', 'PolicyWeight', 'Progress', 'Proof', 'PythonPlugin', 'Result', 'SIMULTANEOUS', 'SolveResult', 'State', 'StopFlag', 'TERMINAL', 'TREE_BYTES_PER_NODE', 'UNOBSERVED', 'UnknownGameError', 'crc32', 'find_game', 'games', 'parameter_table', 'plugin_choose', 'plugin_evaluate', 'plugin_info', 'plugin_subset', 'root_value']
 class IllegalMoveError(ValueError):
     pass
 class NotationError(ValueError):
@@ -411,6 +411,50 @@ class PythonPlugin:
         """
         The plug-in as a capsule (kibitz.plugins.Plugin takes it).
         """
+class Network:
+    @staticmethod
+    def parse(data: bytes, label: str) -> Network:
+        """
+        A network from a file's bytes; `label` names it in errors.
+        """
+    @staticmethod
+    def read(path: str) -> Network:
+        """
+        Reads a network file; OptionError naming what is wrong with it.
+        """
+    def capsule(self) -> typing_extensions.CapsuleType:
+        """
+        The network as a plug-in capsule (kibitz.plugins.Plugin takes it): value head = evaluator, policy head = rollout policy.
+        """
+    def forward(self, observations: typing.Annotated[numpy.typing.ArrayLike, numpy.float32]) -> tuple:
+        """
+        (values, logits) of a batch of observations, as the search computes them.
+        """
+    def weights(self) -> list:
+        """
+        Each layer's (W, b) in file order: W is inputs × outputs.
+        """
+    @property
+    def actions(self) -> int:
+        ...
+    @property
+    def blocks(self) -> int:
+        ...
+    @property
+    def game(self) -> str:
+        ...
+    @property
+    def hidden(self) -> int:
+        ...
+    @property
+    def inputs(self) -> int:
+        ...
+    @property
+    def name(self) -> str:
+        ...
+    @property
+    def players(self) -> int:
+        ...
 class Proof:
     """
     Members:
@@ -515,6 +559,10 @@ class PolicyWeight:
     @property
     def name(self) -> str:
         ...
+def crc32(arg0: bytes) -> int:
+    """
+    CRC-32 as network files use it (zlib's).
+    """
 def find_game(arg0: str) -> GameInfo:
     ...
 def games() -> list[GameInfo]:
@@ -539,6 +587,7 @@ def root_value(arg0: collections.abc.Sequence[ActionStats]) -> float:
     """
 CHANCE: int = -1
 JOINT_SEPARATOR: str = ' | '
+NETWORK_FORMAT: int = 1
 PLUGIN_ABI_VERSION: int = 1
 PLUGIN_CAPSULE: str = 'kibitz.plugin'
 SIMULTANEOUS: int = -3

@@ -12,6 +12,8 @@
     kibitz referee yucata --bots "cmd='kibitz engine' name=mine option.Exploration=1.0" greedy --tc 10+0.1 --concurrency 2
     kibitz tune just4fun_colours --bot ismcts:iterations=500 --params c --opponents greedy --budget 2000
     kibitz replay games.jsonl --index 0 --show     check recorded games and show the end
+    kibitz selfplay just4fun_colours --bots ismcts:iterations=2000 --games 1000 --out data/g0
+    kibitz train data/g0 --out g1.kbnet --plot g1.png   then: --bots ismcts:plugin=g1.kbnet:evaluate
     kibitz bench
     kibitz serve                                   play in the browser: prints the table's URL
     kibitz web export site/                        the table as a static folder, no server (docs/web.md)
@@ -40,10 +42,11 @@ from typing import Any, cast
 
 from rich.console import Console
 
-from kibitz import __version__, levels, plugins
+from kibitz import __version__, learn, levels, plugins, selfplay
 from kibitz.bots import ALGORITHM_NAMES, LEVEL_KEY, Bot, make_bot, parameter_sets, presets
 from kibitz.errors import IllegalMoveError, NotationError, OptionError, UnknownGameError
 from kibitz.game import CHANCE, Game, State, View, games
+from kibitz.learn import TrainSettings
 from kibitz.levels import level_number
 from kibitz.match import (
     BACKENDS,
@@ -230,6 +233,62 @@ def _parser() -> argparse.ArgumentParser:
     _add_backend_arguments(tune_parser)
     tune_parser.set_defaults(run=tune_command)
 
+    selfplay = commands.add_parser("selfplay", help="record games between bots as training data (docs/learning.md)", **with_bots)
+    selfplay.add_argument("game")
+    _add_game_arguments(selfplay)
+    selfplay.add_argument(
+        "--bots", nargs="+", metavar="SPEC", required=True, help="one spec (self-play), or several rotated over the seats"
+    )
+    selfplay.add_argument("--games", type=int, required=True, help="games in the data set")
+    selfplay.add_argument("--seed", type=int, default=0, help="seed of the data set (default 0)")
+    selfplay.add_argument(
+        "--out", required=True, metavar="FOLDER", help="the data folder (shards and manifest.json); resumed if it exists"
+    )
+    selfplay.add_argument(
+        "--perfect", metavar="SPEC", help="also record each position's value searched with every hand known (uct:...)"
+    )
+    selfplay.add_argument("--shard-games", type=int, default=20, metavar="N", help="games per shard file (default 20)")
+    selfplay.add_argument("--processes", type=int, default=1, help="worker processes (default 1)")
+    selfplay.add_argument("--json", action="store_true", help="print the summary as JSON")
+    _add_backend_arguments(selfplay)
+    selfplay.set_defaults(run=selfplay_command)
+
+    train_parser = commands.add_parser("train", help="train a value and policy network on self-play data (docs/learning.md)")
+    train_parser.add_argument("data", nargs="+", metavar="FOLDER", help="self-play data folders (kibitz selfplay --out)")
+    train_parser.add_argument("--out", required=True, metavar="FILE.kbnet", help="the network file to write")
+    defaults = TrainSettings()
+    for name, parse, text in (
+        ("hidden", int, "width of the trunk"),
+        ("blocks", int, "residual blocks"),
+        ("epochs", int, "most epochs"),
+        ("batch", int, "samples per step"),
+        ("learning_rate", float, "Adam's step size"),
+        ("weight_decay", float, "decoupled weight decay"),
+        ("validation", float, "share of the games held out"),
+        ("patience", int, "stop after this many epochs without a better validation loss"),
+        ("policy_weight", float, "weight of the policy loss"),
+        ("value_mix", float, "share of the deciding seat's value target taken from --distill's value"),
+        ("seed", int, "seed of the initial weights, the split and the batches"),
+    ):
+        default = getattr(defaults, name)
+        train_parser.add_argument(f"--{name.replace('_', '-')}", type=parse, default=default, help=f"{text} (default {default})")
+    train_parser.add_argument(
+        "--distill",
+        choices=("perfect", "search"),
+        default=defaults.distill,
+        help="--value-mix's value: with every hand known (default), or the search's own",
+    )
+    train_parser.add_argument(
+        "--distilled-only",
+        action="store_true",
+        help="train on the decisions that have --distill's value only, every value target from it (its team's value, "
+        "the other teams' share of the rest): a label per decision, not per game (docs/learning.md)",
+    )
+    train_parser.add_argument("--init", metavar="FILE.kbnet", help="start from this network's weights (the previous generation)")
+    train_parser.add_argument("--plot", metavar="FILE.png", help="draw the learning curves to this file (needs kibitz[plot])")
+    train_parser.add_argument("--json", action="store_true", help="print the settings, counts and losses as JSON")
+    train_parser.set_defaults(run=train_command)
+
     replay_parser = commands.add_parser("replay", help="replay recorded games and check their results")
     replay_parser.add_argument("file", metavar="FILE.jsonl")
     replay_parser.add_argument("--index", type=int, help="only the record on this line (0 = first)")
@@ -269,7 +328,7 @@ def _parser() -> argparse.ArgumentParser:
     export.add_argument("--build-dir", type=Path, metavar="DIR", help="where to build kibitz.wasm (default build/wasm of the source tree)")
     _limit_flags(export, STATIC_LIMITS)
     export.set_defaults(run=web_export_command)
-    for taking_specs in (play, match, referee, tune_parser, engine, serve):
+    for taking_specs in (play, match, referee, tune_parser, selfplay, engine, serve):
         taking_specs.add_argument(plugins.ALLOW_FLAG, action="append", default=[], metavar="MODULE", help=plugins.ALLOW_HELP)
     return parser
 
@@ -649,6 +708,72 @@ def _tune(args: argparse.Namespace, game: Game, show: Callable[[Trial], None]) -
         on_trial=show,
         backend=_backend(args),
     )
+
+
+def selfplay_command(args: argparse.Namespace) -> int:
+    """``kibitz selfplay``: records games into a data folder, with a progress bar over its shards."""
+    summary = selfplay.generate(
+        _make_game(args),
+        args.bots,
+        args.games,
+        args.seed,
+        args.out,
+        perfect=args.perfect,
+        shard_games=args.shard_games,
+        processes=args.processes,
+        backend=_backend(args),
+        progress=True,
+    )
+    manifest = summary.manifest
+    report = {
+        "folder": str(summary.folder),
+        "games": manifest["games"],
+        "decisions": sum(s["decisions"] for s in manifest["shards"].values()),
+        "cpu_seconds": round(sum(s["cpu_seconds"] for s in manifest["shards"].values()), 1),
+        "this_run": {
+            "shards": summary.shards_written,
+            "games": summary.games_played,
+            "cpu_seconds": round(summary.cpu_seconds, 1),
+        },
+    }
+    if args.json:
+        print(json.dumps(report, indent=2))
+    else:
+        print(
+            f"{report['folder']}: {report['games']} games, {report['decisions']} decisions, {report['cpu_seconds']} CPU s "
+            f"(this run: {summary.games_played} games in {summary.shards_written} shards)"
+        )
+    return 0
+
+
+def train_command(args: argparse.Namespace) -> int:
+    """``kibitz train``: a line per epoch on stderr, the network file, then a summary (or JSON)."""
+    if args.plot:
+        check_plotting()
+    settings = TrainSettings(**{name: getattr(args, name) for name in TrainSettings.__dataclass_fields__})
+    data = selfplay.load_data(*args.data)
+    initial = learn.Network.load(args.init) if args.init else None
+
+    def show(epoch: learn.Epoch) -> None:
+        losses = f"training {epoch.train_value:.4f} / {epoch.train_policy:.4f}"
+        if epoch.validation_value is not None:
+            losses += f", validation {epoch.validation_value:.4f} / {epoch.validation_policy:.4f}"
+        print(f"epoch {epoch.epoch}: value / policy loss: {losses} ({epoch.seconds:.1f} s)", file=sys.stderr)
+
+    result = learn.train(data, settings, initial=initial, on_epoch=show)
+    result.network.save(args.out)
+    if args.plot:
+        learn.plot_history(result, args.plot)
+        print(f"plot written: {args.plot}", file=sys.stderr)
+    if args.json:
+        print(json.dumps({"out": args.out, **result.to_dict()}, indent=2))
+    else:
+        print(
+            f"{args.out}: {result.network!r}, {result.network.parameters} weights; "
+            f"epoch {result.best_epoch} kept of {len(result.history)}; {result.train_samples} training and "
+            f"{result.validation_samples} validation samples from {data.games} games; {result.cpu_seconds:.1f} CPU s"
+        )
+    return 0
 
 
 def replay_command(args: argparse.Namespace) -> int:

@@ -18,6 +18,7 @@ True
 from __future__ import annotations
 
 import copy
+import functools
 import hashlib
 import importlib.util
 import logging
@@ -32,7 +33,7 @@ from contextlib import AbstractContextManager, contextmanager
 from dataclasses import asdict, dataclass, field, replace
 from functools import cached_property
 from itertools import combinations
-from typing import Any, TypeAlias, cast
+from typing import Any, TypeAlias, TypeVar, cast
 
 from rich import box
 from rich.console import Console
@@ -952,17 +953,6 @@ class _GameTask:
     record: bool
 
 
-_WORKER_PARTICIPANTS: list[Participant] = []  # set in each worker process by _install
-
-
-def _install(participants: list[Participant]) -> None:
-    _WORKER_PARTICIPANTS[:] = participants
-
-
-def _play_in_worker(task: _GameTask) -> GameRecord:
-    return _play_task(_WORKER_PARTICIPANTS, task)
-
-
 def _play_task(participants: Sequence[Participant], task: _GameTask) -> GameRecord:
     game = Game(task.game, **task.options)
     base = task.seed if task.bots_seed is None else task.bots_seed
@@ -971,32 +961,50 @@ def _play_task(participants: Sequence[Participant], task: _GameTask) -> GameReco
     return replace(record, index=task.index)
 
 
-@contextmanager
 def _finished_games(
     participants: list[Participant], tasks: list[_GameTask], processes: int, backend: Backend
-) -> Iterator[Iterator[GameRecord]]:
-    """Plays the tasks; gives their records in order of completion.
+) -> AbstractContextManager[Iterator[GameRecord]]:
+    """Plays the tasks; gives their records in order of completion (:func:`finished_jobs`)."""
+    return finished_jobs(functools.partial(_play_task, participants), tasks, processes, backend)
+
+
+Job = TypeVar("Job")
+Done = TypeVar("Done")
+_WORKER_FUNCTION: list[Callable[[Any], Any]] = []  # set in each worker process by _install
+
+
+def _install(function: Callable[[Any], Any]) -> None:
+    _WORKER_FUNCTION[:] = [function]
+
+
+def _run_installed(job: Any) -> Any:
+    return _WORKER_FUNCTION[0](job)
+
+
+@contextmanager
+def finished_jobs(
+    function: Callable[[Job], Done], jobs: Sequence[Job], processes: int, backend: Backend
+) -> Iterator[Iterator[Done]]:
+    """Runs ``function(job)`` for every job and gives the results in order of completion: in
+    this process (``processes`` 1), in local worker processes, or as Ray tasks (``backend``).
+    Games of a match and shards of self-play data (:mod:`kibitz.selfplay`) run through it.
 
     Entering starts the worker processes at once, so enter this before starting any thread:
     fork (the default start method on Linux) must not copy a process that runs other threads.
-    Forked workers inherit the participants, so that lambdas and local classes can play too.
+    Forked workers inherit ``function``, so that lambdas and local classes can play too.
     """
     if backend.name == "ray":
-
-        def play(task: _GameTask) -> GameRecord:
-            return _play_task(participants, task)
-
-        with backend.games(play, tasks) as finished:
+        with backend.games(function, jobs) as finished:
             yield finished
         return
     if processes == 1:
-        yield (_play_task(participants, task) for task in tasks)
+        yield (function(job) for job in jobs)
         return
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
-    pool = ProcessPoolExecutor(max_workers=processes, mp_context=context, initializer=_install, initargs=(participants,))
+    pool = ProcessPoolExecutor(max_workers=processes, mp_context=context, initializer=_install, initargs=(function,))
     try:
-        futures = [pool.submit(_play_in_worker, task) for task in tasks]
+        futures = [pool.submit(_run_installed, job) for job in jobs]
         yield (future.result() for future in as_completed(futures))
     finally:
         pool.shutdown(cancel_futures=True)
@@ -1023,15 +1031,15 @@ class Backend:
             raise OptionError("an address is for the ray backend")
 
     @contextmanager
-    def games(self, play: Callable[[Any], GameRecord], jobs: Sequence[Any]) -> Iterator[Iterator[GameRecord]]:
+    def games(self, play: Callable[[Job], Done], jobs: Sequence[Job]) -> Iterator[Iterator[Done]]:
         """Runs ``play(job)`` for every job as Ray tasks (``play`` is sent once, with what it
         refers to, and the plug-ins :func:`kibitz.plugins.allow` allowed here are allowed there
-        too); gives the records in order of completion and cancels what is left on exit."""
+        too); gives the results in order of completion and cancels what is left on exit."""
         ray = self._ray()
         remote = ray.remote(_allowing(plugins.allowed_by_hand(), play))
         pending = [remote.remote(job) for job in jobs]
 
-        def finished() -> Iterator[GameRecord]:
+        def finished() -> Iterator[Done]:
             nonlocal pending
             while pending:
                 done, pending = ray.wait(pending, num_returns=1)
@@ -1090,10 +1098,11 @@ def _check_ray_address(address: str) -> None:
         ) from None
 
 
-def _allowing(modules: list[str], play: Callable[[Any], GameRecord]) -> Callable[[Any], GameRecord]:
-    """``play``, allowing the plug-in ``modules`` first (in a Ray worker, which has its own allow-list)."""
+def _allowing(modules: list[str], play: Callable[[Job], Done]) -> Callable[[Job], Done]:
+    """``play``, allowing the plug-in ``modules`` first (in a Ray worker, which has its own allow-list);
+    a plain function, which ray.remote takes (a partial it does not)."""
 
-    def allowed_play(job: Any) -> GameRecord:
+    def allowed_play(job: Job) -> Done:
         plugins.allow(*modules)
         return play(job)
 

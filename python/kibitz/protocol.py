@@ -61,7 +61,7 @@ class EngineOption:
 # Every option: the search parameters that have one, then the engine's own settings, each applied
 # by its Engine method (an option is one row here and, for an engine setting, one _set_ method).
 # Plugin: a compiled rollout policy / leaf evaluator by module name, allowed ones only
-# (kibitz.plugins.load_allowed; --allow-plugin MODULE allows more); <empty> for none.
+# (kibitz.plugins.load_allowed; --allow-plugin MODULE allows more), or a network file; <empty> for none.
 # Level: play that difficulty level of the game (kibitz.levels; 0: off); LimitStrength with Elo: the
 # level whose rating is nearest to Elo (UCI's UCI_LimitStrength and UCI_Elo), before Level.
 ELO_RANGE = levels.rating_range()

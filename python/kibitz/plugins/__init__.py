@@ -22,7 +22,11 @@ spec: ``ismcts:plugin=kibitz.plugins.just4fun_colours,eval_depth=4``.
 :func:`load_allowed`, which imports only an allowed module (:func:`is_allowed`): the examples
 shipped in ``kibitz.plugins``, a module an installed package registers in the entry-point group
 ``kibitz.plugins`` (:data:`ENTRY_POINT_GROUP`), or one allowed with :func:`allow` (the engine's
-and the server's ``--allow-plugin MODULE``). Python code is trusted: :func:`load` imports the
+and the server's ``--allow-plugin MODULE``). A trained network's file (a path ending in
+``.kbnet``, :mod:`kibitz.learn`) is data, not code: the C++ reader checks it whole before a
+search uses it, so one loads from a bot spec or the ``Plugin`` option without being allowed;
+only ``kibitz serve``, whose specs come from browsers, loads just the files its operator names
+with ``--allow-plugin FILE.kbnet``. Python code is trusted: :func:`load` imports the
 module it is given by name, and a module object, a :class:`Plugin` or a capsule is used as is.
 """
 
@@ -31,6 +35,7 @@ from __future__ import annotations
 import importlib
 import importlib.machinery
 import importlib.metadata
+import os
 import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -51,6 +56,8 @@ EXPORT = "kibitz_plugin"
 """The module attribute that holds a compiled plug-in's capsule."""
 PARTS = ("choose", "evaluate")
 """What :meth:`Plugin.only` and a ``module:part`` name can pick out of a plug-in."""
+NETWORK_SUFFIX = ".kbnet"
+"""The ending of a trained network's file name (:mod:`kibitz.learn`), which :func:`load` reads as a plug-in."""
 ENTRY_POINT_GROUP = "kibitz.plugins"
 """The entry-point group in which an installed package registers its plug-in modules: in its
 pyproject.toml, ``[project.entry-points."kibitz.plugins"]`` and ``my_policy = "my_package.my_policy"``.
@@ -60,8 +67,12 @@ MODULE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*")
 ALLOW_FLAG = "--allow-plugin"
 """The command-line flag of the engine, the server and the commands that take bot specs that
 calls :func:`allow` (repeatable)."""
-ALLOW_HELP = "allow bot specs and the Plugin option to load this plug-in module (repeatable; docs/plugins.md)"
+ALLOW_HELP = (
+    "allow bot specs and the Plugin option to load this plug-in module (repeatable; docs/plugins.md); "
+    "for kibitz serve, a network file FILE.kbnet too (docs/learning.md)"
+)
 NAME_CHARS = 80  # a longer name is cut in error messages
+PATH_CHARS = 4096  # the longest network file path a plug-in name may give
 _allowed: set[str] = set()  # the modules allow() added
 
 ChooseFunction = Callable[[npt.NDArray[np.float32], npt.NDArray[np.bool_], int, int], int]
@@ -124,10 +135,12 @@ class Plugin:
 
 def load(source: str | ModuleType | Plugin | Any) -> Plugin:
     """The plug-in ``source`` names or holds: a :class:`Plugin` (returned as is), a module name
-    (``"kibitz.plugins.yak"``, ``"my_package.my_policy"``) or module, any object with a
-    ``kibitz_plugin`` attribute, or the capsule itself. A name may end in ``:choose`` or
-    ``:evaluate`` for only that part (:meth:`Plugin.only`):
-    ``"kibitz.plugins.just4fun_colours:choose"``. Raises OptionError naming what was wrong."""
+    (``"kibitz.plugins.yak"``, ``"my_package.my_policy"``) or module, a trained network's file
+    (a path ending in ``.kbnet``, :mod:`kibitz.learn`: its value head evaluates, its policy head
+    chooses), any object with a ``kibitz_plugin`` attribute, or the capsule itself. A name may
+    end in ``:choose`` or ``:evaluate`` for only that part (:meth:`Plugin.only`):
+    ``"kibitz.plugins.just4fun_colours:choose"``, ``"gen1.kbnet:evaluate"``. Raises OptionError
+    naming what was wrong."""
     if isinstance(source, Plugin):
         return source
     if isinstance(source, str):
@@ -136,6 +149,8 @@ def load(source: str | ModuleType | Plugin | Any) -> Plugin:
             plugin = load(module).only(part)
             plugin._module_name = source
             return plugin
+        if is_network_file(module):
+            return _network(module)
     module_name = source if isinstance(source, str) else None
     label = source if isinstance(source, str) else getattr(source, "__name__", type(source).__name__)
     if isinstance(source, str):
@@ -159,52 +174,88 @@ def load(source: str | ModuleType | Plugin | Any) -> Plugin:
     return plugin
 
 
+def _network(path: str) -> Plugin:
+    """A network file as a plug-in, evaluated in C++ (csrc/learn/network_plugin.h); it pickles as its path."""
+    from kibitz.learn import check_fits
+
+    network = _core.Network.read(path)
+    check_fits(network, path)
+    plugin = Plugin(network.capsule(), network, f"network file {path}")
+    plugin._module_name = path
+    return plugin
+
+
 def split_name(name: str) -> tuple[str, str | None]:
-    """A plug-in name as its module and its part (``"kibitz.plugins.yak:choose"`` ->
-    ``("kibitz.plugins.yak", "choose")``; no part: None), checked before anything is imported:
-    raises OptionError for text that is not a module name (a leading dot, a slash, ``..``,
-    spaces, anything but dotted Python identifiers) or a part other than those of :data:`PARTS`."""
+    """A plug-in name as its module (or network file) and its part (``"kibitz.plugins.yak:choose"``
+    -> ``("kibitz.plugins.yak", "choose")``; no part: None), checked before anything is imported
+    or opened: raises OptionError for text that is neither a module name (a leading dot, a slash,
+    ``..``, spaces, anything but dotted Python identifiers) nor a network file's path (ending in
+    :data:`NETWORK_SUFFIX`, printable text), or a part other than those of :data:`PARTS`."""
     if not isinstance(name, str):
         raise OptionError(f"plug-in name: expected text, got {shown(name)}")
     module, colon, part = name.rpartition(":") if ":" in name else (name, "", "")
-    if not MODULE_NAME.fullmatch(module):
+    if colon and part not in PARTS and is_network_file(name):
+        module, colon, part = name, "", ""  # a path with a colon in it (C:\nets\g1.kbnet)
+    if is_network_file(module):
+        if len(module) > PATH_CHARS or not module.isprintable():
+            raise OptionError(f"plug-in {shown(name, NAME_CHARS)}: a network file's path is printable text of at most {PATH_CHARS} characters")
+    elif not MODULE_NAME.fullmatch(module):
         raise OptionError(
             f"plug-in {shown(name, NAME_CHARS)}: not a module name; a plug-in is named by its module, Python identifiers "
-            "joined by dots (kibitz.plugins.yak, my_package.my_policy), optionally with :choose or :evaluate"
+            f"joined by dots (kibitz.plugins.yak, my_package.my_policy), or is a network file (a path ending in {NETWORK_SUFFIX}), "
+            "optionally with :choose or :evaluate"
         )
     if colon and part not in PARTS:
         raise OptionError(f"plug-in {shown(name, NAME_CHARS)}: a part is one of {', '.join(PARTS)}, got {shown(part)}")
     return module, part if colon else None
 
 
+def is_network_file(name: str) -> bool:
+    """Whether plug-in ``name`` (maybe with ``:part``) names a trained network's file rather than a module."""
+    if not isinstance(name, str):
+        return False
+    path, _, part = name.rpartition(":")
+    return (path if part in PARTS else name).endswith(NETWORK_SUFFIX)
+
+
 def allow(*names: str) -> None:
     """Allows plug-in modules by name, besides the shipped examples and the modules registered
     in the entry-point group ``kibitz.plugins``: from now on :func:`load_allowed` (bot specs,
     the protocol's ``Plugin`` option, ``kibitz serve``) loads them in this process. What the
-    engine's and the server's ``--allow-plugin MODULE`` call. Raises OptionError for a name that
-    is not a module name; the module is not imported here."""
+    engine's and the server's ``--allow-plugin MODULE`` call. A network file's path may be
+    allowed too, which only ``kibitz serve`` asks for (:func:`allowed_by_hand`). Raises
+    OptionError for a name that is neither; nothing is imported or opened here."""
     modules = [split_name(name)[0] for name in names]
-    _allowed.update(modules)
+    _allowed.update(os.path.abspath(m) if is_network_file(m) else m for m in modules)
 
 
 def allowed() -> list[str]:
     """Every module a bot spec or an option may name as a plug-in here (:func:`is_allowed`): the
     shipped examples, the modules the ``kibitz.plugins`` entry points name, and those :func:`allow`
-    added."""
+    added (with the network files it was given)."""
     return sorted({*examples(), *_entry_point_modules(), *_allowed})
 
 
 def allowed_by_hand() -> list[str]:
-    """The modules :func:`allow` added in this process (what a worker process is given to allow
-    the same plug-ins)."""
+    """The modules and network files :func:`allow` added in this process (what a worker process
+    is given to allow the same plug-ins)."""
     return sorted(_allowed)
 
 
-def is_allowed(name: str) -> bool:
-    """Whether plug-in ``name`` (a module, maybe with ``:part``) may be loaded from a bot spec or
-    an option: see :func:`allowed`. Raises OptionError for text that is not a plug-in name."""
+def is_allowed_by_hand(name: str) -> bool:
+    """Whether :func:`allow` named plug-in ``name``'s module or network file (by its absolute
+    path) in this process: what ``kibitz serve`` asks of a network file (docs/learning.md)."""
     module = split_name(name)[0]
-    return module in _allowed or module in examples() or module in _entry_point_modules()
+    return (os.path.abspath(module) if is_network_file(module) else module) in _allowed
+
+
+def is_allowed(name: str) -> bool:
+    """Whether plug-in ``name`` (a module or a network file, maybe with ``:part``) may be loaded
+    from a bot spec or an option: a network file always (it is data, read and checked whole by
+    the C++ reader before a search uses it; no code runs), a module if :func:`allowed` lists it.
+    Raises OptionError for text that is not a plug-in name."""
+    module = split_name(name)[0]
+    return is_network_file(module) or module in _allowed or module in examples() or module in _entry_point_modules()
 
 
 def load_allowed(name: str) -> Plugin:
@@ -217,8 +268,8 @@ def load_allowed(name: str) -> Plugin:
         raise OptionError(
             f"plug-in {shown(name, NAME_CHARS)} is not allowed: allow it with {ALLOW_FLAG} {module} (kibitz engine, kibitz serve, "
             f'the commands that take bot specs) or kibitz.plugins.allow("{module}") in Python. Allowed without that: the plug-ins '
-            f"shipped with kibitz ({', '.join(examples()) or 'none installed'}) and modules registered in the entry-point group "
-            f"{ENTRY_POINT_GROUP}"
+            f"shipped with kibitz ({', '.join(examples()) or 'none installed'}), modules registered in the entry-point group "
+            f"{ENTRY_POINT_GROUP}, and network files ({NETWORK_SUFFIX})"
         )
     return load(name)
 

@@ -13,7 +13,8 @@ import os
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from kibitz.bots import SearchBot, make_bot, parse_spec
+from kibitz import plugins
+from kibitz.bots import PLUGIN_KEY, SearchBot, make_bot, parse_spec
 from kibitz.errors import OptionError, shown
 from kibitz.game import Game, ascii_text
 from kibitz.levels import LevelBot
@@ -73,7 +74,9 @@ def check_bot_spec(spec: object, limits: Limits, what: str = "bot", game: Game |
     """``spec`` stripped, if the operator's limits allow it; raises LimitError (or OptionError
     for a spec that does not read) naming what is beyond which limit. A plug-in named in it
     loads only if it is allowed (the shipped examples, the ``kibitz.plugins`` entry points, the
-    modules ``kibitz serve --allow-plugin`` names); any other is refused before it is imported. A difficulty level (``level=<n>``) is a search whose settings
+    modules ``kibitz serve --allow-plugin`` names); any other is refused before it is imported. A
+    network file loads only if ``--allow-plugin`` named it too (it is data, but a browser does not
+    choose which files of the server's disk are read). A difficulty level (``level=<n>``) is a search whose settings
     depend on the game: it is checked as the level of ``game`` (an OptionError when the game
     has no such level, a LimitError without a game)."""
     if not isinstance(spec, str):
@@ -81,7 +84,12 @@ def check_bot_spec(spec: object, limits: Limits, what: str = "bot", game: Game |
     spec = ascii_text(spec, f"{what} spec", OptionError).strip()
     if len(spec) > SPEC_LIMIT:
         raise LimitError(f"{what}: a bot spec has at most {SPEC_LIMIT} characters, got {len(spec)}")
-    parse_spec(spec)  # the spec's syntax first
+    plugin = parse_spec(spec)[1].get(PLUGIN_KEY)  # the spec's syntax first
+    if plugin is not None and plugins.is_network_file(plugin) and not plugins.is_allowed_by_hand(plugin):
+        raise LimitError(
+            f"{what} {shown(spec, 60)}: this server loads only the network files its operator names "
+            f"(kibitz serve {plugins.ALLOW_FLAG} FILE{plugins.NETWORK_SUFFIX})"
+        )
     bot = make_bot(spec)  # a plug-in it names loads only if allowed (kibitz.plugins.load_allowed), checked before any import
     if isinstance(bot, LevelBot):
         if game is None:
