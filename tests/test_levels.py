@@ -48,7 +48,7 @@ def test_the_games_with_levels_have_a_two_player_ladder_at_least() -> None:
 def test_a_ladder_is_numbered_named_rated_in_order_and_its_specs_play_its_settings(game: str, ladder: tuple[levels.Level, ...]):
     rated = [level.rating for level in ladder if level.rating is not None]
     players = ladder[0].players[0]
-    assert all(rating.scale == ("Elo" if players == 2 else "openskill") and rating.anchor == "greedy" for rating in rated)
+    assert all(rating.scale == "Elo" and rating.anchor == "greedy" for rating in rated)  # four players too: Plackett-Luce on the Elo scale
     assert all(b.value - a.value >= MIN_GAP[b.scale] for a, b in itertools.pairwise(rated)), rated
     assert all(a.high < b.low for a, b in itertools.pairwise(rated)), rated  # the 95 % intervals do not overlap
     state = first_position(game, players)
@@ -126,16 +126,23 @@ def test_nearest_picks_the_calibrated_level_nearest_a_rating() -> None:
     assert low <= min(lv.rating.value for lv in rated if lv.rating) and high >= max(lv.rating.value for lv in rated if lv.rating)
 
 
-def test_the_elo_a_four_player_level_is_chosen_by_is_its_openskill_mu_converted() -> None:
-    ladder = [level for level in levels.levels("yucata", 4) if level.rating is not None]
-    assert ladder and all(level.rating and level.rating.scale == "openskill" for level in ladder)
+def test_the_elo_a_level_rated_in_openskill_mu_is_chosen_by_is_its_mu_converted(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    path = write_levels(tmp_path, "yucata", [4], levels=2)
+    data = json.loads(path.read_text())
+    data["ladders"][0]["scale"] = "openskill"
+    for level, mu in zip(data["ladders"][0]["levels"], (-19.2, -2.0)):
+        level["rating"] = {"value": mu, "low": mu - 3.5, "high": mu + 3.5}
+    path.write_text(json.dumps(data))
+    monkeypatch.setenv("KIBITZ_BOTS", str(tmp_path))
+    ladder = levels.levels("yucata", 4)
     for level in ladder:
-        assert level.rating is not None
+        assert level.rating is not None and level.rating.scale == "openskill"
         elo = level.rating.value * 100 / levels.MU_PER_100_ELO
         assert level.rating.elo == pytest.approx(elo)
         assert levels.nearest("yucata", 4, elo + 10) == level  # compared in Elo, not in mu
         low, high = levels.rating_range()
         assert low <= elo <= high
+    assert levels.nearest("yucata", 4, -100) == ladder[1]  # in mu, -2.0 is farther from -100 than -19.2
 
 
 # -- the file format ---------------------------------------------------------------------------

@@ -267,3 +267,54 @@ def test_elo_scale_stays_finite_for_a_clean_sweep_and_refuses_what_it_cannot_rat
         kibitz.stats.elo_scale(2, [kibitz.stats.Meeting(0, 0, 0.5)])
     with pytest.raises(ValueError, match="anchor"):
         kibitz.stats.elo_scale(2, sweep, anchor=2)
+
+
+def simulated_orders(elos: list[float], units: int, seed: int) -> list[list[kibitz.stats.Placing]]:
+    """Units of four games of all players at one table, each game's rank order drawn from the
+    Plackett-Luce model with strengths 10^(elo/400)."""
+    rng = np.random.default_rng(seed)
+    strength = np.power(10.0, np.array(elos) / 400)
+    out = []
+    for _ in range(units):
+        unit = []
+        for _ in range(4):
+            left, placing = list(range(len(elos))), []
+            while left:
+                weights = strength[left] / strength[left].sum()
+                chosen = left[int(rng.choice(len(left), p=weights))]
+                placing.append(([chosen], float(len(placing) + 1)))
+                left.remove(chosen)
+            unit.append(placing)
+        out.append(unit)
+    return out
+
+
+def test_plackett_luce_scale_recovers_known_ratings_and_narrows_with_more_games() -> None:
+    elos = [0.0, -300.0, 100.0, 250.0]
+    ratings = kibitz.stats.plackett_luce_scale(4, simulated_orders(elos, 400, seed=5), anchor=0)
+    assert ratings[0].elo == ratings[0].low == ratings[0].high == 0
+    for true, rating in zip(elos[1:], ratings[1:]):
+        assert rating.low < true < rating.high, (true, rating)
+        assert rating.error < 40
+    assert [r.games for r in ratings] == [1600] * 4 and [r.units for r in ratings] == [400] * 4
+    fewer = kibitz.stats.plackett_luce_scale(4, simulated_orders(elos, 100, seed=6), anchor=0)
+    for many, few in zip(ratings[1:], fewer[1:]):  # a quarter of the games: about twice the interval
+        assert 1.5 < few.error / many.error < 2.7
+
+
+def test_plackett_luce_scale_of_two_players_is_the_elo_scale() -> None:
+    meetings = simulated_meetings([0.0, 120.0], [(1, 0)], 200, seed=4)
+    units = [[[([1], 1.0 if k < m.score * 2 else 2.0), ([0], 2.0 if k < m.score * 2 else 1.0)] for k in range(2)] for m in meetings]
+    ordered = kibitz.stats.plackett_luce_scale(2, units, anchor=1)[0]
+    scale = kibitz.stats.elo_scale(2, meetings, anchor=1)[0]
+    assert ordered.elo == pytest.approx(scale.elo, abs=0.5) and ordered.error == pytest.approx(scale.error, rel=0.02)
+
+
+def test_plackett_luce_scale_refuses_what_it_cannot_rate() -> None:
+    game = [([0], 1.0), ([1], 2.0)]
+    with pytest.raises(ValueError, match="players 2 met no one connected to the anchor 0"):
+        kibitz.stats.plackett_luce_scale(3, [[game]])
+    with pytest.raises(ValueError, match="two or more teams of different players"):
+        kibitz.stats.plackett_luce_scale(2, [[[([0], 1.0), ([0], 2.0)]]])
+    with pytest.raises(ValueError, match="anchor"):
+        kibitz.stats.plackett_luce_scale(2, [[game]], anchor=2)

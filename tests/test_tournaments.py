@@ -97,6 +97,17 @@ def test_players_at_tables_of_two_are_rated_on_one_elo_scale_at_the_anchor() -> 
         MatchPlan(game, ["random", "greedy"], 2, 0, anchor="expert")
 
 
+def test_players_at_tables_of_four_are_rated_on_one_elo_scale_at_the_anchor() -> None:
+    game = kibitz.Game("yucata", players=4)
+    players = ["random", "greedy", "uct:iterations=200", "random"]
+    result = run_match(game, players, games=32, seed=3, processes=1, anchor="greedy")
+    scales = [bot.scale for bot in result.bots]
+    assert result.anchor == "greedy" and all(s is not None for s in scales)
+    rnd, greedy, search, _ = (s for s in scales if s is not None)
+    assert greedy.elo == 0 and rnd.high < 0 and rnd.elo < search.elo  # random places below greedy and the search
+    assert [s.games for s in scales if s] == [32] * 4 and "scale" in [c.header for c in result.table().columns]
+
+
 def test_without_duplicates_each_game_has_its_own_deal() -> None:
     plan = MatchPlan(J4FC, ["a", "b"], 4, 3, duplicate=False)
     assert [plan.game_seed(g) for g in range(4)] == [derive_seed(3, g) for g in range(4)]

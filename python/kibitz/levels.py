@@ -45,7 +45,8 @@ LEVELS_FORMAT = 1
 
 A ladder serves the player counts in ``players`` (its ratings measured at the first); its
 levels are numbered 1, 2, … in order of strength. ``rating`` is the level's rating on the
-ladder's ``scale`` (``Elo`` for two players, ``openskill`` for more: Plackett-Luce mu) with its
+ladder's ``scale`` (``Elo``: for more than two players the Plackett-Luce fit on the Elo scale of
+:func:`kibitz.stats.plackett_luce_scale`; or ``openskill`` mu) with its
 95 % interval, ``anchor`` at 0, or null for a level not yet calibrated. ``version`` counts the
 files written for one game."""
 

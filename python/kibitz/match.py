@@ -52,6 +52,7 @@ from kibitz.stats import (  # noqa: F401  (Z_95, standard_error: kibitz.match's 
     EloEstimate,
     Estimate,
     Meeting,
+    Placing,
     Rating,
     ScaleRating,
     Scores,
@@ -60,6 +61,7 @@ from kibitz.stats import (  # noqa: F401  (Z_95, standard_error: kibitz.match's 
     elo_scale,
     mean_ci,
     plackett_luce,
+    plackett_luce_scale,
     standard_error,
     wilson_ci,
 )
@@ -596,7 +598,9 @@ class MatchPlan:
         played = sorted(records)
         teams = self.game.teams
         ratings = self._ratings(records) if len(set(teams)) >= 3 and len(self.tables[0]) >= 3 else None
-        scale = self.elo_scale(records) if len(self.tables[0]) == 2 and len(self.players) >= 3 else None
+        scale = None
+        if len(self.players) >= 3:
+            scale = self.elo_scale(records) if len(self.tables[0]) == 2 else self.plackett_luce_scale(records) if ratings else None
         bots = []
         for p, spec in enumerate(self.players):
             mine = [g for g in played if p in self.seats(g)]
@@ -652,24 +656,37 @@ class MatchPlan:
         except ValueError:  # not every participant linked to the anchor yet
             return None
 
+    def plackett_luce_scale(self, records: dict[int, GameRecord]) -> list[ScaleRating] | None:
+        """Every participant's rating on one Elo scale from the rank orders of the complete units
+        in ``records`` (tables of three or more), the anchor at 0: the maximum-likelihood
+        Plackett-Luce ratings (:func:`kibitz.stats.plackett_luce_scale`); None before every
+        participant is linked to it."""
+        units = sorted({self.unit(g) for g in records})
+        complete = [[self._placing(records, g) for g in self.unit_indices(u)] for u in units if all(g in records for g in self.unit_indices(u))]
+        try:
+            return plackett_luce_scale(len(self.players), complete, anchor=self.anchor_index)
+        except ValueError:  # not every participant linked to the anchor yet
+            return None
+
     def _ratings(self, records: dict[int, GameRecord]) -> list[Rating]:
-        """Plackett-Luce ratings from every game's rank order (in game order). A game team's
-        participants share its rank; where a participant holds seats of several teams, each
-        participant is ranked by its best seat instead."""
-        placings = []
-        for g in sorted(records):
-            seats, ranks = self.seats(g), records[g].ranks
-            by_team: dict[int, set[int]] = {}
-            for s, p in enumerate(seats):
-                by_team.setdefault(self.game.teams[s], set()).add(p)
-            members = list(by_team.values())
-            if sum(len(m) for m in members) == len(set(seats)):
-                rank_of = {self.game.teams[s]: ranks[s] for s in range(len(seats))}
-                placings.append([(sorted(m), float(rank_of[t])) for t, m in by_team.items()])
-            else:
-                best = {p: min(ranks[s] for s in range(len(seats)) if seats[s] == p) for p in set(seats)}
-                placings.append([([p], float(rank)) for p, rank in sorted(best.items())])
-        return plackett_luce(len(self.players), placings)
+        """Plackett-Luce ratings (openskill's online update) from every game's rank order (in
+        game order)."""
+        return plackett_luce(len(self.players), [self._placing(records, g) for g in sorted(records)])
+
+    def _placing(self, records: dict[int, GameRecord], g: int) -> Placing:
+        """Game ``g``'s rank order by participant: a game team's participants share its rank;
+        where a participant holds seats of several teams, each participant is ranked by its best
+        seat instead."""
+        seats, ranks = self.seats(g), records[g].ranks
+        by_team: dict[int, set[int]] = {}
+        for s, p in enumerate(seats):
+            by_team.setdefault(self.game.teams[s], set()).add(p)
+        members = list(by_team.values())
+        if sum(len(m) for m in members) == len(set(seats)):
+            rank_of = {self.game.teams[s]: ranks[s] for s in range(len(seats))}
+            return [(sorted(m), float(rank_of[t])) for t, m in by_team.items()]
+        best = {p: min(ranks[s] for s in range(len(seats)) if seats[s] == p) for p in set(seats)}
+        return [([p], float(rank)) for p, rank in sorted(best.items())]
 
 
 def _forfeiter(record: GameRecord, seats: list[int]) -> int | None:

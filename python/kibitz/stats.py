@@ -547,6 +547,113 @@ def elo_scale(
     return ratings
 
 
+def plackett_luce_scale(
+    players: int,
+    units: Iterable[Sequence[Placing]],
+    anchor: int = 0,
+    anchor_elo: float = 0.0,
+    confidence: float = 0.95,
+    virtual_draws: float = 1.0,
+) -> list[ScaleRating]:
+    """Every player's Elo on one scale from the full rank orders of games of any number of
+    players, the ``anchor`` player fixed at ``anchor_elo``: the maximum-likelihood ratings of
+    the Plackett-Luce model (a game's order drawn first place first, each remaining team with
+    chance proportional to its strength, a team's log-strength the sum of its players'), on
+    Elo's scale, where it is Bradley-Terry, that is Elo, for two players. ``units`` are groups
+    of games (the games of one duplicate deal); the interval of each rating is relative to the
+    anchor, from the sandwich covariance over the units, as :func:`elo_scale` has it. Tied
+    teams are each drawn from the same remaining set (Breslow's rule). Every pair of players
+    that met gets ``virtual_draws`` drawn two-player games (as :func:`elo_scale` does), which
+    keeps ratings finite. Unlike :func:`plackett_luce` (openskill's online update, whose
+    uncertainty stops shrinking), the intervals narrow as one over the root of the games.
+    Raises ValueError when the players are not all connected to the anchor."""
+    groups = [list(unit) for unit in units]
+    if not 0 <= anchor < players:
+        raise ValueError(f"the anchor is one of the players 0..{players - 1}, got {anchor}")
+    if not 0 < confidence < 1:
+        raise ValueError(f"confidence is between 0 and 1, got {confidence}")
+    meetings = []  # who met whom, for the connection check and the virtual draws
+    for unit in groups:
+        for placing in unit:
+            members = [p for team, _ in placing for p in team]
+            if len(placing) < 2 or any(not 0 <= p < players for p in members) or len(set(members)) != len(members):
+                raise ValueError(f"a game of two or more teams of different players 0..{players - 1}: {placing}")
+            meetings += [Meeting(a, b, 0.5) for i, a in enumerate(members) for b in members[i + 1 :]]
+    _check_connected(players, meetings, anchor)
+    free = [p for p in range(players) if p != anchor]
+    index = {p: i for i, p in enumerate(free)}
+    pairs = sorted({(min(m.first, m.second), max(m.first, m.second)) for m in meetings})
+
+    def teams_matrix(placing: Placing) -> np.ndarray:
+        matrix = np.zeros((len(placing), len(free)))  # a team's log-strength over the free players
+        for row, (team, _) in enumerate(placing):
+            for p in team:
+                if p in index:
+                    matrix[row, index[p]] += 1
+        return matrix
+
+    def game_terms(placing: Placing, theta: np.ndarray, weight: float = 1.0) -> tuple[float, np.ndarray, np.ndarray]:
+        """The log-likelihood of one game's order, its gradient and its information."""
+        matrix = teams_matrix(placing)
+        strength = matrix @ theta
+        ranks = np.array([rank for _, rank in placing], dtype=float)
+        log_likelihood, gradient, information = 0.0, np.zeros(len(free)), np.zeros((len(free), len(free)))
+        remaining = np.ones(len(placing), dtype=bool)
+        for rank in sorted(set(ranks)):
+            if remaining.sum() < 2:
+                break
+            exp = np.exp(strength - strength[remaining].max()) * remaining
+            chance = exp / exp.sum()
+            mean = chance @ matrix
+            spread = matrix.T @ (matrix * chance[:, None]) - np.outer(mean, mean)
+            for team in np.flatnonzero(ranks == rank):
+                log_likelihood += weight * math.log(chance[team])
+                gradient += weight * (matrix[team] - mean)
+                information += weight * spread
+            remaining &= ranks != rank
+        return log_likelihood, gradient, information
+
+    draws = [([([a], 1.0), ([b], 2.0)], virtual_draws / 2) for a, b in pairs] + [([([b], 1.0), ([a], 2.0)], virtual_draws / 2) for a, b in pairs]
+    theta = np.zeros(len(free))  # natural units: Elo / (400 / ln 10)
+    for _ in range(100):  # Newton's method on a concave log-likelihood
+        gradient, information = np.zeros(len(free)), np.zeros((len(free), len(free)))
+        for placing, weight in [(g, 1.0) for unit in groups for g in unit] + draws:
+            _, g, info = game_terms(placing, theta, weight)
+            gradient += g
+            information += info
+        step = np.linalg.solve(information, gradient)
+        theta += step
+        if np.max(np.abs(step)) < 1e-10:
+            break
+    information = np.zeros((len(free), len(free)))
+    unit_gradients = []
+    for unit in groups:
+        total = np.zeros(len(free))
+        for placing in unit:
+            _, g, info = game_terms(placing, theta)
+            total += g
+            information += info
+        unit_gradients.append(total)
+    for placing, weight in draws:
+        information += game_terms(placing, theta, weight)[2]
+    bread = np.linalg.inv(information)
+    meat = sum((np.outer(g, g) for g in unit_gradients), np.zeros((len(free), len(free))))
+    covariance = bread @ meat @ bread
+    z = statistics.NormalDist().inv_cdf((1 + confidence) / 2)
+    ratings = []
+    for player in range(players):
+        played = [unit for unit in groups if any(player in team for g in unit for team, _ in g)]
+        counts = (len(played), sum(1 for unit in played for g in unit if any(player in team for team, _ in g)))
+        if player == anchor:
+            ratings.append(ScaleRating(anchor_elo, anchor_elo, anchor_elo, *counts))
+            continue
+        i = index[player]
+        elo = anchor_elo + ELO_PER_NATURAL_UNIT * theta[i]
+        half = z * ELO_PER_NATURAL_UNIT * math.sqrt(max(float(covariance[i, i]), 0.0))
+        ratings.append(ScaleRating(float(elo), float(elo - half), float(elo + half), *counts))
+    return ratings
+
+
 def _check_connected(players: int, units: Sequence[Meeting], anchor: int) -> None:
     reached, frontier = {anchor}, [anchor]
     while frontier:
