@@ -532,18 +532,29 @@ def elo_scale(
     residual = (weight * (score - p))[: len(units), None] * design[: len(units)]  # each real unit's gradient
     bread = np.linalg.inv(information)
     covariance = bread @ (residual.T @ residual) @ bread
-    z = statistics.NormalDist().inv_cdf((1 + confidence) / 2)
-    ratings = []
+    counts = []
     for player in range(players):
         played = [m for m in units if player in (m.first, m.second)]
-        counts = (len(played), sum(m.games for m in played))
+        counts.append((len(played), sum(m.games for m in played)))
+    return _scale_ratings(anchor, anchor_elo, theta, covariance, confidence, counts)
+
+
+def _scale_ratings(
+    anchor: int, anchor_elo: float, theta: np.ndarray, covariance: np.ndarray, confidence: float, counts: Sequence[tuple[int, int]]
+) -> list[ScaleRating]:
+    """Each player's :class:`ScaleRating` from a fit in natural units: ``theta`` and its
+    ``covariance`` over every player but the anchor (in player order), ``counts`` each player's
+    (units, games)."""
+    z = statistics.NormalDist().inv_cdf((1 + confidence) / 2)
+    ratings = []
+    for player, (units, games) in enumerate(counts):
         if player == anchor:
-            ratings.append(ScaleRating(anchor_elo, anchor_elo, anchor_elo, *counts))
+            ratings.append(ScaleRating(anchor_elo, anchor_elo, anchor_elo, units, games))
             continue
-        i = index[player]
+        i = player - (player > anchor)
         elo = anchor_elo + ELO_PER_NATURAL_UNIT * theta[i]
         half = z * ELO_PER_NATURAL_UNIT * math.sqrt(max(float(covariance[i, i]), 0.0))
-        ratings.append(ScaleRating(float(elo), float(elo - half), float(elo + half), *counts))
+        ratings.append(ScaleRating(float(elo), float(elo - half), float(elo + half), units, games))
     return ratings
 
 
@@ -639,19 +650,11 @@ def plackett_luce_scale(
     bread = np.linalg.inv(information)
     meat = sum((np.outer(g, g) for g in unit_gradients), np.zeros((len(free), len(free))))
     covariance = bread @ meat @ bread
-    z = statistics.NormalDist().inv_cdf((1 + confidence) / 2)
-    ratings = []
+    counts = []
     for player in range(players):
         played = [unit for unit in groups if any(player in team for g in unit for team, _ in g)]
-        counts = (len(played), sum(1 for unit in played for g in unit if any(player in team for team, _ in g)))
-        if player == anchor:
-            ratings.append(ScaleRating(anchor_elo, anchor_elo, anchor_elo, *counts))
-            continue
-        i = index[player]
-        elo = anchor_elo + ELO_PER_NATURAL_UNIT * theta[i]
-        half = z * ELO_PER_NATURAL_UNIT * math.sqrt(max(float(covariance[i, i]), 0.0))
-        ratings.append(ScaleRating(float(elo), float(elo - half), float(elo + half), *counts))
-    return ratings
+        counts.append((len(played), sum(1 for unit in played for g in unit if any(player in team for team, _ in g))))
+    return _scale_ratings(anchor, anchor_elo, theta, covariance, confidence, counts)
 
 
 def _check_connected(players: int, units: Sequence[Meeting], anchor: int) -> None:
