@@ -13,18 +13,10 @@ is missing, and are skipped otherwise. The score breakdown is also checked under
 
 from __future__ import annotations
 
-import json
-import os
 import random
 import re
-import shutil
-import subprocess
-import threading
 from collections import Counter
 from collections.abc import Iterator
-from functools import partial
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -32,34 +24,16 @@ import pytest
 import kibitz
 from kibitz.bots import make_bot
 from kibitz.errors import IllegalMoveError, NotationError
-from kibitz.game import State
-from kibitz.web.table import Entry, build_model, entry_of
+from kibitz.game import Move, State
+from kibitz.web.table import Entry, entry_of
+from web_browser import PHONE, STATIC, acts, bots_choose, game_positions, model_of, node_json, run, show, view_page
 
-STATIC = Path(kibitz.__file__).parent / "web" / "static"
 GAMES = STATIC / "games"
 GAME = "canasta_tiles"
-NAMES = ["You", "Ana", "Bo", "Cy"]
-PHONE, LAPTOP = 360, 1280
 FAST = {"mode": "one_round"}  # one round: a whole game is a few dozen of the person's clicks
 
-# A page that draws one model at a time with the module (in a fresh root, so that a selection
-# starts empty), keeps the moves it is asked to play, and explores every click sequence.
-PAGE = """<!doctype html><html><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<link rel="stylesheet" href="/style.css"><link rel="stylesheet" href="/games/canasta_tiles.css"></head>
-<body style="margin:0"><div id="holder"></div><script type="module">
-import * as view from "/games/canasta_tiles.js";
-window.errors = [];
-window.addEventListener("error", (e) => window.errors.push(String(e.message)));
-function fresh(model, shown = true) {
-  const root = document.createElement("div");
-  root.className = "view view-canasta_tiles";
-  if (shown) document.getElementById("holder").replaceChildren(root);
-  const acts = [];
-  view.render(root, model, (m) => acts.push(m));
-  return { root, acts };
-}
-window.show = (model) => { window.acts = fresh(model).acts; };
+# Added to the page that draws models (tests/web_browser.py): explores every click sequence.
+EXPLORE = """
 const legalOf = (root) => [...root.querySelectorAll("[data-legal]")];
 const signature = (root) => JSON.stringify([
   legalOf(root).map((e) => [e.tagName, e.dataset.move, e.dataset.kind, e.dataset.rank]),
@@ -107,52 +81,22 @@ window.explore = (model) => {
   }
   return { reached: [...reached], stuck, wrong };
 };
-window.title = view.title;
-document.title = "ready";
-</script></body></html>"""
+"""
 
 
-def need(tool: str, found: bool) -> None:
-    if not found:
-        if os.environ.get("CI"):
-            pytest.fail(f"{tool} is missing; CI must install it (.ci/run)")
-        pytest.skip(f"{tool} is not installed")
+# -- positions of real games, as a seat's browser receives them (tests/web_browser.py) ---------
 
 
-# -- positions of real games, as a seat's browser receives them --------------------------------
-
-
-def game_positions(seed: int, wild: float = 0.0, **options: str) -> Iterator[tuple[State, list[Entry]]]:
+def round_positions(seed: int, wild: float = 0.0, **options: str) -> Iterator[tuple[State, list[Entry]]]:
     """Every decision point of a seeded round between policy bots that play a random legal move
     with probability ``wild`` (so pickups, opening stages and known-tile answers come up), and
     its end, with the entries so far."""
-    state = kibitz.Game(GAME, **{**FAST, "starter": "0", **options}).new_initial_state(seed=seed)
-    rng = random.Random(seed)
-    bots = [make_bot("policy", seed + k) for k in range(4)]
-    entries: list[Entry] = []
-    while not state.is_terminal():
-        if state.is_chance():
-            action = state.sample_chance(rng.getrandbits(63))
-        else:
-            yield state.clone(), list(entries)
-            seat = state.current_player
-            move = rng.choice(state.legal_moves_for(seat)) if rng.random() < wild else bots[seat].act(state.view(seat))
-            action = state.parse_move(move) if isinstance(move, str) else move
-        entries.append(entry_of(state, action))
-        state.apply(action)
-    yield state, entries
+    bots = bots_choose(["policy"] * 4, seed)
 
+    def choose(state: State, seat: int, rng: random.Random) -> Move:
+        return rng.choice(state.legal_moves_for(seat)) if rng.random() < wild else bots(state, seat, rng)
 
-def model_of(state: State, entries: list[Entry], seat: int | None, *, hint: str | None = None, replay: bool = False) -> dict[str, Any]:
-    """The model the server sends ``seat``'s browser (seat None: the open view of a finished game)."""
-    over = state.is_terminal()
-    to_move = [] if over or state.is_chance() else [state.current_player]
-    mine = [] if seat is None or replay else [seat]
-    legal = state.legal_moves_for(seat) if seat in to_move and not replay else []
-    results = (state.returns(), state.scores(), state.ranks()) if over else None
-    model = build_model(state, seat, entries, names=NAMES, mine=mine, legal=legal, to_move=to_move, over=over, results=results, replaying=replay)
-    model["hint"] = hint
-    return model
+    return game_positions(kibitz.Game(GAME, **{**FAST, "starter": "0", **options}), seed, choose)
 
 
 def phase(state: State) -> str:
@@ -167,7 +111,7 @@ def positions() -> list[tuple[State, list[Entry]]]:
     round spread over it."""
     out = []
     for seed, wild, options in ((5, 0.35, {}), (6, 0.35, {"joker_button": "1"}), (7, 0.2, {"pile_fully_visible": "0"})):
-        own = [(s, e) for s, e in game_positions(seed, wild, **options) if not s.is_terminal()]
+        own = [(s, e) for s, e in round_positions(seed, wild, **options) if not s.is_terminal()]
         rare = [(s, e) for s, e in own if phase(s) in ("first", "take", "copies") or {"take", "joker"} & set(s.legal_moves())]
         for kind in ("draw", "meld", "shape"):
             common = [(s, e) for s, e in own if phase(s) == kind and (s, e) not in rare]
@@ -182,20 +126,12 @@ def positions() -> list[tuple[State, list[Entry]]]:
 def test_the_round_score_adds_up_as_the_engines() -> None:
     """The breakdown the view shows at the end (melds, canastas, threes, going out, hands) sums
     to the engine's round score, over rounds ending every way."""
-    node = shutil.which("node")
-    need("node", node is not None)
     cases = []
     for seed, wild in [(100 + k, 1.0 if k % 2 else 0.0) for k in range(12)] + [(65, 1.0)]:  # seed 65: a bonus 3 ends the round
-        state, _ = list(game_positions(seed, wild))[-1]
+        state, _ = list(round_positions(seed, wild))[-1]
         cases.append(kibitz.notation_fields(state.notation()))
-    script = (
-        f"import {{ readView, roundScore }} from {json.dumps((GAMES / GAME / 'tiles.js').as_uri())};\n"
-        "let text = ''; process.stdin.on('data', (d) => (text += d)); process.stdin.on('end', () => {\n"
-        "  const out = JSON.parse(text).map((f) => { const v = readView(f, 0); return [roundScore(v, 0), roundScore(v, 1)]; });\n"
-        "  process.stdout.write(JSON.stringify(out)); });\n"
-    )
-    run = subprocess.run([node, "--input-type=module", "-e", script], input=json.dumps(cases), capture_output=True, text=True, timeout=60, check=True)
-    read = json.loads(run.stdout)
+    read = node_json({"readView, roundScore": GAMES / GAME / "tiles.js"},
+                     "(f) => { const v = readView(f, 0); return [roundScore(v, 0), roundScore(v, 1)]; }", cases)
     ends = Counter(f["end"] for f in cases)
     assert set(ends) == {"out", "stock", "bonus3"}, ends
     for fields, parts in zip(cases, read):
@@ -205,66 +141,12 @@ def test_the_round_score_adds_up_as_the_engines() -> None:
 # -- in the browser --------------------------------------------------------------------------------
 
 
-class Handler(SimpleHTTPRequestHandler):
-    """The static folder, and the page that draws models at /."""
-
-    def do_GET(self) -> None:
-        if self.path == "/":
-            body = PAGE.encode()
-            self.send_response(200)
-            self.send_header("content-type", "text/html; charset=utf-8")
-            self.send_header("content-length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-        else:
-            super().do_GET()
-
-    def log_message(self, *args: Any) -> None:
-        pass
-
-
 @pytest.fixture(scope="module")
 def page() -> Iterator[Any]:
-    """A headless Chromium showing the page that draws models."""
-    try:
-        from selenium import webdriver
-    except ImportError:
-        webdriver = None
-    need("selenium", webdriver is not None)
-    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-    driver_path = shutil.which("chromedriver")
-    need("chromium and chromedriver", chromium is not None and driver_path is not None)
-    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(Handler, directory=str(STATIC)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    options = webdriver.ChromeOptions()
-    options.binary_location = chromium
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"):
-        options.add_argument(flag)
-    driver = webdriver.Chrome(service=webdriver.ChromeService(driver_path), options=options)
-    try:
-        driver.set_window_size(LAPTOP, 900)
-        driver.get(f"http://127.0.0.1:{server.server_address[1]}/")
-        for _ in range(200):
-            if driver.title == "ready":
-                break
-            driver.execute_script("return 0")
+    """A headless Chromium showing a page that draws models with the module and explores its
+    clicks (tests/web_browser.py)."""
+    with view_page(GAME, EXPLORE) as driver:
         yield driver
-    finally:
-        driver.quit()
-        server.shutdown()
-        server.server_close()
-
-
-def show(page: Any, model: dict[str, Any], width: int = LAPTOP) -> None:
-    if page.get_window_size()["width"] != width:
-        page.set_window_size(width, 900)
-    page.execute_script("window.show(arguments[0])", model)
-    assert page.execute_script("return window.errors") == []
-
-
-def run(page: Any, script: str, *args: Any) -> Any:
-    return page.execute_script(script, *args)
 
 
 def click(page: Any, selector: str, index: int = 0) -> None:
@@ -272,10 +154,6 @@ def click(page: Any, selector: str, index: int = 0) -> None:
     found = run(page, "const e = document.querySelectorAll(arguments[0])[arguments[1]];"
                 " if (e) e.dispatchEvent(new MouseEvent('click', {bubbles: true})); return !!e;", selector, index)
     assert found, f"nothing to click at {selector!r}"
-
-
-def acts(page: Any) -> list[str]:
-    return list(run(page, "return window.acts"))
 
 
 def moves_of(page: Any, selector: str = "[data-legal]") -> list[str | None]:
@@ -315,7 +193,7 @@ def test_every_legal_decision_is_reached_by_clicks_and_nothing_else(page: Any, p
 def first_position(test: Any, seeds: range = range(40), wild: float = 0.0, **options: str) -> tuple[State, list[Entry]]:
     """The first decision point of seeded rounds where ``test(state)`` holds."""
     for seed in seeds:
-        for state, entries in game_positions(seed, wild, **options):
+        for state, entries in round_positions(seed, wild, **options):
             if not state.is_terminal() and test(state):
                 return state, entries
     raise AssertionError(f"no position found in seeds {seeds}")
@@ -390,7 +268,7 @@ def test_the_other_racks_are_backs_with_their_known_tiles_face_up(page: Any) -> 
     """Every seat's view through a round (movers and waiting seats): the own rack tile by tile,
     each other rack as its known tiles face up and the rest as backs, with its size."""
     checked = 0
-    for state, entries in list(game_positions(8, 0.3))[::5]:
+    for state, entries in list(round_positions(8, 0.3))[::5]:
         if state.is_terminal() or phase(state) not in ("draw", "meld"):
             continue
         view = state.view(0).fields()
@@ -420,7 +298,7 @@ def test_canastas_the_pile_the_stock_and_the_scores_are_drawn(page: Any) -> None
     stock's count and both teams' totals are written."""
     kinds = Counter()
     for seed in (9, 10):
-        for state, entries in list(game_positions(seed, 0.2))[::10]:
+        for state, entries in list(round_positions(seed, 0.2))[::10]:
             fields = state.view(0).fields()
             show(page, model_of(state, entries, 0))
             drawn = run(page, """
@@ -527,15 +405,12 @@ def test_the_table_fits_a_phone(page: Any) -> None:
     of the table is smaller than about 10 px."""
     state, entries = first_position(lambda s: phase(s) == "meld" and len(s.fields()["melds"]) > 20, wild=0.2)
     show(page, model_of(state, entries, state.current_player), width=PHONE)
-    try:
-        sizes = run(page, """
-          const svg = document.querySelector('[data-testid=board]');
-          const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
-          const px = (sel) => [...document.querySelectorAll(sel)].map((t) => Number(t.getAttribute('font-size')) * scale);
-          return { page: document.documentElement.scrollWidth, svg: svg.getBoundingClientRect().width,
-                   rack: Math.min(...px('.ct-rack .ct-label')), all: Math.min(...px('svg text')) };""")
-    finally:
-        page.set_window_size(LAPTOP, 900)
+    sizes = run(page, """
+      const svg = document.querySelector('[data-testid=board]');
+      const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+      const px = (sel) => [...document.querySelectorAll(sel)].map((t) => Number(t.getAttribute('font-size')) * scale);
+      return { page: document.documentElement.scrollWidth, svg: svg.getBoundingClientRect().width,
+               rack: Math.min(...px('.ct-rack .ct-label')), all: Math.min(...px('svg text')) };""")
     assert sizes["svg"] <= PHONE and sizes["page"] <= PHONE, sizes
     assert sizes["rack"] >= 16 and sizes["all"] >= 9.5, sizes
 

@@ -12,105 +12,44 @@ Node, without a browser.
 
 from __future__ import annotations
 
-import json
-import os
 import random
-import shutil
-import subprocess
-import threading
 from collections.abc import Iterator
-from functools import partial
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 import kibitz
-from kibitz.bots import make_bot
 from kibitz.errors import IllegalMoveError, NotationError
 from kibitz.game import State
-from kibitz.match import bot_action
-from kibitz.web.table import Entry, build_model, entry_of, joint_entries
+from kibitz.web.table import Entry
+from web_browser import (
+    LAPTOP,
+    PHONE,
+    STATIC,
+    acts,
+    bots_choose,
+    deciders,
+    game_positions,
+    model_of,
+    node_json,
+    query,
+    show,
+    view_page,
+)
 
-STATIC = Path(kibitz.__file__).parent / "web" / "static"
 GAMES = STATIC / "games"
 GAME = "yak"
-NAMES = ["You", "Ana", "greedy", "random"]
-PHONE, LAPTOP = 360, 1280
 FOODS = ("meat", "milk", "bread")
 VERBS = ("choose", "build", "pay", "overflow", "place", "restock", "take", "put")
 
-# A page that draws one model at a time with the module, and keeps the moves it is asked to play.
-PAGE = """<!doctype html><html><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<link rel="stylesheet" href="/style.css"><link rel="stylesheet" href="/games/yak.css"></head>
-<body style="margin:0"><div id="root"></div><script type="module">
-import * as view from "/games/yak.js";
-window.errors = [];
-window.addEventListener("error", (e) => window.errors.push(String(e.message)));
-window.show = (model) => { window.acts = []; view.render(document.getElementById("root"), model, (m) => window.acts.push(m)); };
-window.title = view.title;
-document.title = "ready";
-</script></body></html>"""
+
+# -- positions of real games, as a seat's browser receives them (tests/web_browser.py) ---------
 
 
-def need(tool: str, found: bool) -> None:
-    if not found:
-        if os.environ.get("CI"):
-            pytest.fail(f"{tool} is missing; CI must install it (.ci/run)")
-        pytest.skip(f"{tool} is not installed")
-
-
-# -- positions of real games, as a seat's browser receives them --------------------------------
-
-
-def game_positions(players: int, seed: int, bots: list[str], **options: str) -> Iterator[tuple[State, list[Entry]]]:
+def positions_of(players: int, seed: int, bots: list[str], **options: str) -> Iterator[tuple[State, list[Entry]]]:
     """Every decision point of a seeded game between ``bots`` (a Sunrise once, for all its
     choosers) and its end, with the entries so far."""
-    state = kibitz.Game(GAME, players=players, **options).new_initial_state(seed=seed)
-    rng = random.Random(seed)
-    players_ = [make_bot(spec, seed + k) for k, spec in enumerate(bots)]
-    entries: list[Entry] = []
-    while not state.is_terminal():
-        if state.is_chance():
-            action = state.sample_chance(rng.getrandbits(63))
-            entries.append(entry_of(state, action))
-            state.apply(action)
-            continue
-        yield state.clone(), list(entries)
-        if state.is_simultaneous():
-            joint = {seat: bot_action(state, seat, players_[seat], bots[seat]) for seat in state.choosing_seats()}
-            entries.extend(joint_entries(state, joint))
-            state.apply_joint(joint)
-        else:
-            action = bot_action(state, state.current_player, players_[state.current_player], bots[state.current_player])
-            entries.append(entry_of(state, action))
-            state.apply(action)
-    yield state, entries
-
-
-def deciders(state: State) -> list[int]:
-    if state.is_terminal():
-        return []
-    return state.choosing_seats() if state.is_simultaneous() else [state.current_player]
-
-
-def model_of(state: State, entries: list[Entry], seat: int | None, *, hint: str | None = None, replay: bool = False,
-             waiting: list[int] | None = None, chosen: str | None = None) -> dict[str, Any]:
-    """The model the server sends ``seat``'s browser (seat None: the open view of a finished
-    game). At a Sunrise the server holds the cards chosen so far (``chosen``: this seat's) and
-    says who it still ``waiting`` for; the state learns the cards when everybody has chosen."""
-    over = state.is_terminal()
-    to_move = deciders(state)
-    waiting = to_move if waiting is None else waiting
-    mine = [] if seat is None or replay else [seat]
-    legal = state.legal_moves_for(seat) if seat in waiting and not replay else []
-    results = (state.returns(), state.scores(), state.ranks()) if over else None
-    model = build_model(state, seat, entries, names=NAMES[: state.num_players], mine=mine, legal=legal, to_move=to_move,
-                        over=over, results=results, replaying=replay)
-    model.update(hint=hint, waiting=waiting, chosen=chosen)
-    return model
+    return game_positions(kibitz.Game(GAME, players=players, **options), seed, bots_choose(bots, seed))
 
 
 @pytest.fixture(scope="module")
@@ -119,7 +58,7 @@ def positions() -> list[tuple[State, list[Entry]]]:
     decision, overflows and multi-stone puts included; greedy ones build tall towers)."""
     games = ((2, 3, ["random", "greedy"], {}), (3, 4, ["random"] * 3, {}), (4, 5, ["greedy", "random", "greedy", "random"], {}),
              (4, 6, ["random"] * 4, {"variant": "master_builder"}))
-    return [p for players, seed, bots, options in games for p in game_positions(players, seed, bots, **options)]
+    return [p for players, seed, bots, options in games for p in positions_of(players, seed, bots, **options)]
 
 
 def verb(state: State) -> str:
@@ -132,21 +71,15 @@ def test_the_view_scores_towers_as_the_engine_does(positions: list[tuple[State, 
     """The score the view shows for every seat (groups with the crystals' best colours, number of
     groups, singles, stupa, most food, bonus cards) is the engine's, over whole games, and the
     group sizes add up with the singles to the stones in the tower."""
-    node = shutil.which("node")
-    need("node", node is not None)
-    extra = [p for seed in (7, 8) for p in game_positions(2, seed, ["random", "random"], removal="even")]  # 8 colours, 2 players
+    extra = [p for seed in (7, 8) for p in positions_of(2, seed, ["random", "random"], removal="even")]  # 8 colours, 2 players
     cases = [{"fields": state.fields()} for state, _ in positions + extra]
-    script = (
-        f"import {{ readFields }} from {json.dumps((GAMES / GAME / 'table.js').as_uri())};\n"
-        f"import {{ scoreTable }} from {json.dumps((GAMES / GAME / 'score.js').as_uri())};\n"
-        "let text = ''; process.stdin.on('data', (d) => (text += d)); process.stdin.on('end', () => {\n"
-        "  const out = JSON.parse(text).map(({ fields }) => { const t = readFields(fields);\n"
-        "    return scoreTable(t).map((s, seat) => ({ total: s.total, sizes: s.sizes, singles: s.singles,\n"
-        "      stones: t.towers[seat].filter((k) => k !== null).length })); });\n"
-        "  process.stdout.write(JSON.stringify(out)); });\n"
+    read = node_json(
+        {"readFields": GAMES / GAME / "table.js", "scoreTable": GAMES / GAME / "score.js"},
+        "({ fields }) => { const t = readFields(fields);\n"
+        "  return scoreTable(t).map((s, seat) => ({ total: s.total, sizes: s.sizes, singles: s.singles,\n"
+        "    stones: t.towers[seat].filter((k) => k !== null).length })); }",
+        cases,
     )
-    run = subprocess.run([node, "--input-type=module", "-e", script], input=json.dumps(cases), capture_output=True, text=True, timeout=60, check=True)
-    read = json.loads(run.stdout)
     assert len(read) == len(cases) > 800
     crystals = 0
     for (state, _), seats in zip(positions + extra, read):
@@ -160,73 +93,11 @@ def test_the_view_scores_towers_as_the_engine_does(positions: list[tuple[State, 
 # -- in the browser --------------------------------------------------------------------------------
 
 
-class Handler(SimpleHTTPRequestHandler):
-    """The static folder, and the page that draws models at /."""
-
-    def do_GET(self) -> None:
-        if self.path == "/":
-            body = PAGE.encode()
-            self.send_response(200)
-            self.send_header("content-type", "text/html; charset=utf-8")
-            self.send_header("content-length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-        else:
-            super().do_GET()
-
-    def log_message(self, *args: Any) -> None:
-        pass
-
-
 @pytest.fixture(scope="module")
 def page() -> Iterator[Any]:
-    """A headless Chromium showing the page that draws models."""
-    try:
-        from selenium import webdriver
-    except ImportError:
-        webdriver = None
-    need("selenium", webdriver is not None)
-    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-    driver_path = shutil.which("chromedriver")
-    need("chromium and chromedriver", chromium is not None and driver_path is not None)
-    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(Handler, directory=str(STATIC)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    options = webdriver.ChromeOptions()
-    options.binary_location = chromium
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"):
-        options.add_argument(flag)
-    driver = webdriver.Chrome(service=webdriver.ChromeService(driver_path), options=options)
-    try:
-        driver.set_window_size(LAPTOP, 900)
-        driver.get(f"http://127.0.0.1:{server.server_address[1]}/")
-        for _ in range(100):
-            if driver.title == "ready":
-                break
-            driver.execute_script("return 0")
+    """A headless Chromium showing a page that draws models with the module (tests/web_browser.py)."""
+    with view_page(GAME) as driver:
         yield driver
-    finally:
-        driver.quit()
-        server.shutdown()
-        server.server_close()
-
-
-def show(page: Any, model: dict[str, Any], width: int = LAPTOP) -> None:
-    """Draws ``model`` at ``width`` CSS pixels (a phone's width is emulated: a desktop window
-    cannot be made that narrow)."""
-    page.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": width, "height": 900, "deviceScaleFactor": 1, "mobile": width < 600})
-    page.execute_script("window.show(arguments[0])", model)
-    assert page.execute_script("return window.errors") == []
-
-
-def query(page: Any, selector: str) -> list[Any]:
-    from selenium.webdriver.common.by import By
-
-    return list(page.find_elements(By.CSS_SELECTOR, selector))
-
-
-def acts(page: Any) -> list[str]:
-    return list(page.execute_script("return window.acts"))
 
 
 def legal_targets(page: Any) -> dict[str, Any]:
@@ -428,7 +299,7 @@ def test_a_click_that_is_not_legal_is_sent_so_the_engine_says_why(page: Any, pos
 def test_a_finished_game_is_drawn_open_and_replayed_without_clicks(page: Any) -> None:
     """The open view of a finished game: each seat's score and place as the engine counts them,
     the result; in the replay nothing is offered and a click sends nothing."""
-    *_, (state, entries) = game_positions(3, 9, ["greedy", "random", "greedy"])
+    *_, (state, entries) = positions_of(3, 9, ["greedy", "random", "greedy"])
     model = model_of(state, entries, None, replay=True)
     show(page, model, PHONE)
     for seat in range(3):
