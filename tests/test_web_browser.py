@@ -267,32 +267,48 @@ def test_hot_seat_covers_each_persons_hand_between_turns(driver: Any, server: Li
     assert any('"kind":"undo"' in frame.replace(" ", "") for frame in network.sent)
 
 
-def test_undo_hint_resign_the_record_and_its_replay(driver: Any, server: LiveServer, tmp_path: Path) -> None:
+def logged(driver: Any) -> int:
+    """How many moves the table's log lists."""
+    return len(present(driver, "[data-testid=log] li"))
+
+
+def undo_a_move_then_ask_a_hint(driver: Any, server: Any) -> tuple[int, str]:
+    """At a Just 4 Fun Colours table against greedy (seed 9, the person first; ``server``: a
+    :class:`LiveServer` or the static export's site): a move clicked, then undone, leaves the log
+    and the view as they were; then the hint. Returns the log's length and the suggestion."""
     open_table(driver, server, "just4fun_colours", ["person", "greedy"], seed=9, start=0)
     wait(driver, lambda: present(driver, "[data-testid=view] [data-legal]"), "the first turn")
-    log = lambda: len(present(driver, "[data-testid=log] li"))
     first = driver.find_element(*by("[data-testid=view]")).get_attribute("innerHTML")
-    start = log()
+    start = logged(driver)
     click_legal(driver, random.Random(1))
-    wait(driver, lambda: log() > start and "Your turn" in text(driver, "[data-testid=turn]") and present(driver, "[data-testid=view] [data-legal]"), "the next turn")
+    wait(driver, lambda: logged(driver) > start and "Your turn" in text(driver, "[data-testid=turn]") and present(driver, "[data-testid=view] [data-legal]"), "the next turn")
     driver.find_element(*by("[data-testid=undo]")).click()
-    wait(driver, lambda: log() == start, "the undo")
+    wait(driver, lambda: logged(driver) == start, "the undo")
     assert driver.find_element(*by("[data-testid=view]")).get_attribute("innerHTML") == first
-    # the hint: the suggestion in the analysis panel and on the board
     driver.find_element(*by("[data-testid=hint]")).click()
-    suggestion = wait(driver, lambda: text(driver, "[data-testid=suggestion]"), "the hint")
+    return start, wait(driver, lambda: text(driver, "[data-testid=suggestion]"), "the hint")
+
+
+def resign(driver: Any) -> None:
+    """Resigns (and confirms): the game is over, and says so."""
+    driver.find_element(*by("[data-testid=resign]")).click()
+    driver.switch_to.alert.accept()
+    wait(driver, lambda: over(driver), "the end after resigning")
+    assert "resigned" in text(driver, "[data-testid=turn]")
+
+
+def test_undo_hint_resign_the_record_and_its_replay(driver: Any, server: LiveServer, tmp_path: Path) -> None:
+    # a move undone, then the hint: the suggestion in the analysis panel and on the board
+    _, suggestion = undo_a_move_then_ask_a_hint(driver, server)
     wait(driver, lambda: present(driver, "[data-testid=view] .hint"), "the hint on the board")
     assert present(driver, "[data-testid=analysis] table td"), driver.find_element(*by("[data-testid=analysis]")).get_attribute("innerHTML")
     assert suggestion in [e.get_attribute("data-move") for e in present(driver, "[data-testid=view] [data-move]")] or present(driver, "[data-testid=view] .hint")
     # two moves more, then resign: the game ends, the record says so
     rng = random.Random(2)
     for _ in range(2):
-        moves = log()
-        wait(driver, lambda moves=moves: log() > moves and present(driver, "[data-testid=view] [data-legal]") or click_legal(driver, rng) and None, "a move")
-    driver.find_element(*by("[data-testid=resign]")).click()
-    driver.switch_to.alert.accept()
-    wait(driver, lambda: over(driver), "the end after resigning")
-    assert "resigned" in text(driver, "[data-testid=turn]")
+        moves = logged(driver)
+        wait(driver, lambda moves=moves: logged(driver) > moves and present(driver, "[data-testid=view] [data-legal]") or click_legal(driver, rng) and None, "a move")
+    resign(driver)
     driver.find_element(*by("[data-testid=download]")).click()
     downloaded = wait(driver, lambda: [p for p in tmp_path.glob("kibitz-*.jsonl")], "the downloaded record")[0]
     [record] = list(read_records(downloaded.read_text().splitlines()))

@@ -33,7 +33,7 @@ from kibitz.records import GameRecord
 from kibitz.web import export as web_export
 from kibitz.web.limits import Limits
 from kibitz.web.table import Seat, Table
-from test_web_browser import by, click_legal, open_table, over, present, text, wait
+from test_web_browser import by, logged, open_table, over, present, resign, text, undo_a_move_then_ask_a_hint, wait
 from web_browser import STATIC, browser_paths, need, net_log_requests, new_driver
 from web_hidden import check_frames, leaks, secrets
 
@@ -227,18 +227,7 @@ def test_a_person_plays_a_whole_game_against_bots_in_the_page(browser: Browser, 
 
 
 def test_undo_hint_resign_and_the_replay_in_the_page(driver: Any, site: StaticSite) -> None:
-    open_table(driver, site, "just4fun_colours", ["person", "greedy"], seed=9, start=0)
-    wait(driver, lambda: present(driver, "[data-testid=view] [data-legal]"), "the first turn")
-    log = lambda: len(present(driver, "[data-testid=log] li"))
-    first = driver.find_element(*by("[data-testid=view]")).get_attribute("innerHTML")
-    start = log()
-    click_legal(driver, random.Random(1))
-    wait(driver, lambda: log() > start and "Your turn" in text(driver, "[data-testid=turn]") and present(driver, "[data-testid=view] [data-legal]"), "the next turn")
-    driver.find_element(*by("[data-testid=undo]")).click()
-    wait(driver, lambda: log() == start, "the undo")
-    assert driver.find_element(*by("[data-testid=view]")).get_attribute("innerHTML") == first
-    driver.find_element(*by("[data-testid=hint]")).click()
-    suggestion = wait(driver, lambda: text(driver, "[data-testid=suggestion]"), "the hint")
+    start, suggestion = undo_a_move_then_ask_a_hint(driver, site)
     hinted = wait(driver, lambda: [m for m in map(json.loads, frames(driver)) if m.get("kind") == "table" and m["views"][0]["hint"]], "the hint's table")
     assert hinted[-1]["views"][0]["hint"] == suggestion and suggestion in hinted[-1]["views"][0]["legal"]
     # bad messages to the worker: each a clear error, and the table unchanged
@@ -249,11 +238,8 @@ def test_undo_hint_resign_and_the_replay_in_the_page(driver: Any, site: StaticSi
         driver.execute_script("window.__workers[0].postMessage(arguments[0])", message)
         answer = json.loads(wait(driver, lambda count=count: frames(driver)[count:], f"the answer to {message}")[0])
         assert answer["kind"] == "error" and named in answer["message"], answer
-    assert log() == start and present(driver, "[data-testid=view] [data-legal]")
-    driver.find_element(*by("[data-testid=resign]")).click()
-    driver.switch_to.alert.accept()
-    wait(driver, lambda: over(driver), "the end after resigning")
-    assert "resigned" in text(driver, "[data-testid=turn]")
+    assert logged(driver) == start and present(driver, "[data-testid=view] [data-legal]")
+    resign(driver)
     record = record_of(driver)
     assert record.adjudication is not None and record.adjudication["reason"] == "resigned"
     replay(record)
