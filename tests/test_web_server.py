@@ -222,8 +222,8 @@ def test_the_seat_menu_offers_the_difficulty_levels_for_their_player_counts(clie
     offered = [b for b in games["yucata"]["bots"] if b["group"] == "Difficulty levels"]
     assert [(b["label"], b["spec"], b["players"]) for b in offered] == [(lv.name, lv.spec, list(lv.players)) for lv in ladder]
     assert all(str(lv.rating) in b["summary"] for lv, b in zip(ladder, offered))
-    yak = [b for b in games["yak"]["bots"] if "players" in b]  # Yak has a two-player ladder only
-    assert yak and all(b["players"] == [2] for b in yak)  # the lobby shows them only at two players
+    yak = [b for b in games["yak"]["bots"] if "players" in b]  # Yak's ladders: two players, and four
+    assert sorted({tuple(b["players"]) for b in yak}) == [(2,), (4,)]  # the lobby shows each at its player count only
 
 
 def test_a_level_sits_at_a_table_and_plays(client: TestClient) -> None:
@@ -231,8 +231,8 @@ def test_a_level_sits_at_a_table_and_plays(client: TestClient) -> None:
     browser = Browser(client, table["table"], table["ticket"])
     last = play_out(browser, random.Random(2))
     assert GameRecord.from_json(last["record"]).specs[1] == "level=2"
-    response = client.post("/api/tables", json={"game": "yak", "options": {"players": "4"}, "seats": [person(), bot("level=1"), bot("greedy"), bot("greedy")], "seed": 1})
-    assert response.status_code == 400 and "no difficulty levels" in response.text  # Yak's ladder is for two players
+    response = client.post("/api/tables", json={"game": "yak", "options": {"players": "3"}, "seats": [person(), bot("level=1"), bot("greedy")], "seed": 1})
+    assert response.status_code == 400 and "no difficulty levels" in response.text  # Yak's ladders are for two and four players
 
 
 def test_the_seat_menu_leaves_out_bots_beyond_the_limits() -> None:
