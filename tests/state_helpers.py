@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Callable
 
 
 def joint_moves(s) -> list[dict[int, int]]:
@@ -72,3 +73,30 @@ def lasting_actions(s) -> list:
     """The legal actions (joint moves at a simultaneous node) after which the game is not over."""
     moves = joint_moves(s) if is_simultaneous(s) else s.legal_actions()
     return [move for move, after in zip(moves, successors(s)) if not after.is_terminal()]
+
+
+def uniform_move(state, rng: random.Random) -> int:
+    """A uniformly random legal move of the seat to move."""
+    return rng.choice(state.legal_actions())
+
+
+def decision_positions(game, deals: int, move: Callable[..., int] = uniform_move) -> list[tuple]:
+    """(state, seat) at every decision of ``deals`` seeded games of a kibitz.Game: the seat to
+    move's (seat None), or each choosing seat's at a simultaneous node. Deal k is seed k with
+    ``random.Random(k)`` for chance and moves: a chance outcome and every simultaneous choice
+    uniform, the seat to move's from ``move(state, rng)``."""
+    found: list[tuple] = []
+    for deal in range(deals):
+        rng = random.Random(deal)
+        state = game.new_initial_state(seed=deal)
+        while not state.is_terminal():
+            if state.is_chance():
+                state.apply(state.sample_chance(rng.getrandbits(63)))
+            elif state.is_simultaneous():
+                seats = state.choosing_seats()
+                found.extend((state.clone(), seat) for seat in seats)
+                state.apply_joint({seat: rng.choice(state.legal_actions_for(seat)) for seat in seats})
+            else:
+                found.append((state.clone(), None))
+                state.apply(move(state, rng))
+    return found

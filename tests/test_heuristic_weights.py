@@ -11,7 +11,6 @@ when a heuristic is meant to change).
 from __future__ import annotations
 
 import json
-import random
 import sys
 from pathlib import Path
 
@@ -19,6 +18,7 @@ import pytest
 
 import kibitz
 from kibitz import OptionError
+from state_helpers import decision_positions
 
 RECORD = Path(__file__).resolve().parent / "heuristic_moves.json"
 # The positions: games of uniformly random moves from seeded deals, every decision recorded.
@@ -38,21 +38,7 @@ GAMES_PER_CONFIG = 6
 
 def positions(name: str, players: int) -> list[tuple[kibitz.State, int | None]]:
     """(state, seat): a decision of the seat to move (seat None) or of a choosing seat."""
-    game = kibitz.Game(name, players=players)
-    found: list[tuple[kibitz.State, int | None]] = []
-    for deal in range(GAMES_PER_CONFIG):
-        rng = random.Random(deal)
-        state = game.new_initial_state(seed=deal)
-        while not state.is_terminal():
-            if state.is_chance():
-                state.apply(state.sample_chance(rng.getrandbits(63)))
-            elif state.is_simultaneous():
-                found.extend((state.clone(), seat) for seat in state.choosing_seats())
-                state.apply_joint({seat: rng.choice(state.legal_actions_for(seat)) for seat in state.choosing_seats()})
-            else:
-                found.append((state.clone(), None))
-                state.apply(rng.choice(state.legal_actions()))
-    return found
+    return decision_positions(kibitz.Game(name, players=players), GAMES_PER_CONFIG)
 
 
 def greedy_moves(name: str, players: int, eval: dict[str, float] | None = None) -> list[int]:

@@ -24,6 +24,7 @@ from typing import Any
 import pytest
 
 import kibitz
+from state_helpers import decision_positions
 
 RECORD = Path(__file__).resolve().parent / "rollout_policy_moves.json"
 SEEDS = (1, 7, 12345)
@@ -72,26 +73,15 @@ def key(name: str, players: int, options: dict[str, Any]) -> str:
     return "/".join([name, str(players), *(f"{k}={v}" for k, v in sorted(options.items()))])
 
 
+def policy_or_uniform(state: kibitz.State, rng: random.Random) -> int:
+    """The policy's move or a uniform one, by a coin."""
+    return state._s.heuristic_action(rng.getrandbits(63)) if rng.random() < 0.5 else rng.choice(state.legal_actions())
+
+
 def positions(name: str, players: int, options: dict[str, Any], games: int) -> list[tuple[kibitz.State, int | None]]:
-    """(state, seat): a decision of the seat to move (seat None) or of a choosing seat, at every
-    decision of seeded games in which each move is the policy's or a uniform one, by a coin."""
-    game = kibitz.Game(name, players=players, **options)
-    found: list[tuple[kibitz.State, int | None]] = []
-    for deal in range(games):
-        rng = random.Random(deal)
-        state = game.new_initial_state(seed=deal)
-        while not state.is_terminal():
-            if state.is_chance():
-                state.apply(state.sample_chance(rng.getrandbits(63)))
-            elif state.is_simultaneous():
-                seats = state.choosing_seats()
-                found.extend((state.clone(), seat) for seat in seats)
-                state.apply_joint({seat: rng.choice(state.legal_actions_for(seat)) for seat in seats})
-            else:
-                found.append((state.clone(), None))
-                policy = rng.random() < 0.5
-                state.apply(state._s.heuristic_action(rng.getrandbits(63)) if policy else rng.choice(state.legal_actions()))
-    return found
+    """(state, seat): every decision of seeded games in which each move is the policy's or a
+    uniform one, by a coin (tests/state_helpers.py)."""
+    return decision_positions(kibitz.Game(name, players=players, **options), games, policy_or_uniform)
 
 
 def record(name: str, players: int, options: dict[str, Any], games: int) -> dict[str, Any]:
