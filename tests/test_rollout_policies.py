@@ -8,6 +8,14 @@ with the same policy; and the decisions of whole heuristic playouts from seeded 
 recorded from the policies as they were before they were made faster (incremental threat tables
 and the like), so a speed change that alters a single move fails here.
 
+One part was recorded again (2026-12-06): Just 4 Fun Colours' moves with the fractional weights.
+Its policy now sums each line term over the lines through a field as a whole number and weighs
+the sum once (docs/games/just4fun_colours.md §7), so fields whose lines add up alike score exactly
+alike; 11 of those 6,201 moves differ from the first recording, each a choice between fields
+whose scores are equal in exact arithmetic and which the old order of additions told apart by a
+rounding error (the tie now goes to the first field, as the rule says). Every move with whole-number
+weights, every log-likelihood and every playout is as first recorded.
+
 ``python tests/test_rollout_policies.py --write`` records it again: only ever do that when a
 policy is meant to change.
 """

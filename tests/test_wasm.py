@@ -1,6 +1,7 @@
 """kibitz in WebAssembly (docs/wasm.md): builds the target with emcmake (incrementally: nothing is
 rebuilt when it is current), runs the Node tests of the JavaScript API (tests/js/), and checks that
-kibitz.wasm answers the bench positions exactly as the native engine does. Needs Emscripten, CMake
+kibitz.wasm answers the bench positions (and Just 4 Fun Colours searches with fractional policy
+weights) exactly as the native engine does. Needs Emscripten, CMake
 and Node on PATH: skipped without them, failed when the environment variable CI is set (the build is
 the session fixture ``wasm_dist`` of tests/conftest.py, shared with tests/test_web_static.py)."""
 
@@ -8,12 +9,15 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import random
 import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+
+import kibitz
 
 ROOT = Path(__file__).resolve().parents[1]
 SIGNATURE_ITERATIONS = 1000  # kibitz bench's is 10,000 (bench/wasm.py); a tenth keeps the test short
@@ -49,6 +53,54 @@ def test_javascript_api(dist: Path) -> None:
     )
     assert run.returncode == 0, run.stdout[-10000:] + run.stderr[-4000:]
     assert "# fail 0" in run.stdout
+
+
+# tests/test_rollout_policies.py's fractional Just 4 Fun Colours weights: their sums round.
+FRACTIONAL_POLICY = {
+    "stones": 2.5,
+    "free_line": 1.75,
+    "broken_line": 0.3,
+    "take": -3.3,
+    "area": 4.1,
+    "height": 7.7,
+    "cover_own": 12.9,
+}
+
+
+def fractional_policy_positions() -> list[kibitz.State]:
+    """8 positions for each of 2, 3 and 4 players: seeded uniformly random play from the opening."""
+    positions = []
+    for players in (2, 3, 4):
+        for seed in range(8):
+            state = kibitz.Game("just4fun_colours", players=players).new_initial_state(900 + seed)
+            rng = random.Random(seed)
+            plies = rng.randrange(30)
+            while not state.is_terminal() and (plies > 0 or state.is_chance()):
+                if state.is_chance():
+                    state.apply(state.sample_chance(rng.getrandbits(63)))
+                else:
+                    state.apply(rng.choice(state.legal_actions()))
+                    plies -= 1
+            positions.append(state)
+    return positions
+
+
+def test_same_answers_as_native_with_fractional_policy_weights(dist: Path) -> None:
+    """Just 4 Fun Colours' rollout policy with fractional weights searches alike in kibitz.wasm
+    (the portable line sums; WebAssembly has no fused multiply-add) and natively (byte lanes where
+    the CPU has AVX-512; CMakeLists.txt turns off contraction into fused multiply-adds for the
+    game's file; with contraction this test failed): SO-ISMCTS, fixed seeds."""
+    with bench.wasm_engine(dist) as engine:
+        for index, state in enumerate(fractional_policy_positions()):
+            assert not state.is_terminal()
+            params = kibitz.SearchParams(algorithm="so_ismcts", iterations=10_000, seed=index, policy=FRACTIONAL_POLICY)
+            native = state.search(params)
+            wasm = engine.search(state, params)
+            assert (wasm["nodes"], wasm["action"], [tuple(s) for s in wasm["stats"]]) == (
+                native.nodes,
+                native.action,
+                [(s.action, s.visits) for s in native.stats],
+            ), f"position {index}"
 
 
 def test_same_answers_as_native(dist: Path) -> None:

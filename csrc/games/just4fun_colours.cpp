@@ -5,6 +5,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#if defined(__AVX512BW__) && defined(__AVX512VBMI__)
+#include <immintrin.h>  // the rollout policy's line sums (line_sums)
+#endif
 #include <numeric>
 #include <sstream>
 #include <type_traits>
@@ -495,11 +498,6 @@ State State::after_observation(int seat, std::string_view seen, Rng& rng) const 
   }
 }
 
-// Worth of a line through the placed field, by how many of its fields the mover holds after the
-// move (when no opponent holds any), and by how many an opponent held in a line the move breaks.
-constexpr std::array<double, 6> kFreeLineWorth = {0, 1, 8, 30, 90, 90};
-constexpr std::array<double, 6> kBrokenLineWorth = {0, 1, 6, 24, 90, 90};
-
 // Rollout policy. Win at once if possible (decisive move). Otherwise, when opponents could
 // complete a line on their next turn with the cards they hold, take away as many of those
 // threats as a move can, the next opponent's first (anti-decisive move, Teytaud & Teytaud 2010;
@@ -508,14 +506,32 @@ constexpr std::array<double, 6> kBrokenLineWorth = {0, 1, 6, 24, 90, 90};
 // the rest a weighted sum (kPolicyWeights) prefers fields that extend the mover's lines and
 // areas, break opponents' lines, are cheap, and take opponents' stones; ties broken at random.
 //
+// A line through the field adds, counting the stones on its other fields (m the mover's, t the
+// others'): `stones` × m², the square of the mover's stones already in it; `free_line` × its
+// worth as the mover's line when no one else's stone stays in it (kFreeLineWorth[m + 1], by the
+// mover's stones after the move); and `broken_line` × the worth of the opponent's line the move
+// breaks (kBrokenLineWorth, by that opponent's stones in it before the move, the field's own
+// covered stone counted), a line being broken when none of its stones is the mover's and all
+// are one opponent's. A line the mover would complete is a win, chosen before.
+constexpr std::array<std::uint8_t, 6> kFreeLineWorth = {0, 1, 8, 30, 90, 90};
+constexpr std::array<std::uint8_t, 6> kBrokenLineWorth = {0, 1, 6, 24, 90, 90};
+
+// One line's terms, in units of the three weights: a line with m and t stones on the field's
+// other fields, broken holding `broken` of the opponent's stones (0: not broken).
+struct LineTerms {
+  int stones = 0, free_line = 0, broken_line = 0;
+};
+constexpr LineTerms line_terms(int m, int t, int broken) {
+  return {m * m, t == 0 ? kFreeLineWorth[m + 1] : 0, kBrokenLineWorth[broken]};
+}
+
 // What the sum reads of the board is worked out once a decision, not once a candidate field
-// (PolicyContext): the fields that answer each threat; each line's kind, what a stone there
-// makes of it; and what a line of each kind adds to a field on it. A field's score is then a
-// lookup per line through it (every field as many, padded with kNoLine) with no branch on the
-// board, so that a rollout does not stall on mispredicted branches (docs/performance.md). With whole-number
-// weights (the defaults) every sum is exact, so the scores are those the policy always gave;
-// with fractional weights a field's line terms are added in another order, which can round
-// differently in the last place.
+// (PolicyContext): the fields that answer each threat, and for every field its lines' terms
+// summed (LineSums), in whole numbers that do not depend on the weights; the weights multiply
+// the three sums when a field is scored. With AVX-512 (VBMI) every field's sums come from
+// table lookups in 64 byte lanes, one per field, for each direction and place of the field in a
+// line (line_sums); without it each line's kind is classified and the legal fields look up the
+// terms of the lines through them (kTermsOfKind). Both give the same sums, so the same moves.
 
 // A seat's threat to complete a line on its next turn (§7.1): the fields where it would, among
 // those it pays for; and the placements that take every one of them away. Such a placement
@@ -551,22 +567,155 @@ struct State::PolicyContext {
   std::array<Threat, kMaxPlayers> threats;
   int n_threats = 0;
   Bitboard own = 0, others = 0;
-  // A line's kind: how many of its top stones are the mover's (m) and the others' (t), and
-  // whether a stone there breaks it (none is the mover's, all are one opponent's).
-  static constexpr int kKinds = 2 * (kMaxLineLength + 1) * (kMaxLineLength + 1);
-  static constexpr int kind(int m, int t, bool breaks) { return (breaks * (kMaxLineLength + 1) + m) * (kMaxLineLength + 1) + t; }
-  static constexpr std::uint8_t kNothing = kKinds - 1;  // the kind of LineTable::kNoLine (no line has it)
-  std::array<std::uint8_t, LineTable::kMaxLines> line_kind;
-  // What a line of each kind adds to the score of a field on it, by what the field holds now.
-  enum Holds { kEmpty, kOwn, kOther };  // nothing, the mover's top stone, another's
-  std::array<std::array<double, kKinds>, 3> worth;  // [Holds][kind]
+  // By field: the sums of its lines' terms (line_terms), weighted when it is scored.
+  alignas(64) std::array<std::uint16_t, 64> stones, free_line, broken_line;
+  std::array<double, 3> line_weights;  // stones, free_line, broken_line
   // The other terms, by what they count.
-  std::array<double, 3> holds_worth;  // [Holds]: covering the mover's stone, an opponent's
+  std::array<double, 3> holds_worth;  // by what the field holds: nothing, the mover's top stone, another's
   std::array<double, 5> area_worth;   // by the mover's stones next to the field
   std::array<double, kMaxHeight + 1> height_cost;
 };
 
-State::PolicyContext State::policy_context(const double* w) const {
+namespace {
+
+// By direction (LineStarts), at the starts of the lines a stone breaks: lines holding stones of
+// exactly one of the `opponent` seats and none of `own`.
+template <int kLength>
+std::array<Bitboard, 4> breaking_starts(Bitboard own, const std::array<Bitboard, State::kMaxPlayers>& opponent) {
+  const LineStarts& starts = kLength == 5 ? kStartsOf5 : kStartsOf4;
+  std::array<Bitboard, 4> breaks;
+  for (int d = 0; d < 4; ++d) {
+    Bitboard some = 0, two = 0;  // lines holding stones of some opponent; of two
+    for (const Bitboard stones : opponent) {
+      const Bitboard held = lines_holding<kLength>(stones, d);
+      two |= some & held, some |= held;
+    }
+    breaks[d] = some & ~two & ~lines_holding<kLength>(own, d) & starts.starts[d];
+  }
+  return breaks;
+}
+
+// The fields' line sums into `stones`, `free_line` and `broken_line` (PolicyContext).
+struct LineSums {
+  std::uint16_t *stones, *free_line, *broken_line;
+};
+
+#if defined(__AVX512BW__) && defined(__AVX512VBMI__)
+// Every field's sums at once, a byte lane per field. For each direction, the lane of a line's
+// start counts its stones (m + 6 t); for each place k of a field in a line, that count moves k
+// steps on to the field's lane, loses the field's own stone, and indexes a table of the terms
+// (+ 32 when the field holds another's stone, whose broken lines held one stone more).
+template <int kLength>
+struct LaneTerms {
+  alignas(64) std::array<std::uint8_t, 64> stones{}, free_line{}, broken_line{};
+  constexpr LaneTerms() {
+    for (int i = 0; i < 64; ++i) {
+      const int m = i % 32 % 6, t = i % 32 / 6, covered = i / 32;
+      if (m + t >= kLength || t + covered >= static_cast<int>(kBrokenLineWorth.size())) continue;
+      const LineTerms terms = line_terms(m, t, t + covered);  // broken_line is looked up for broken lines only
+      stones[i] = static_cast<std::uint8_t>(terms.stones);
+      free_line[i] = static_cast<std::uint8_t>(terms.free_line);
+      broken_line[i] = static_cast<std::uint8_t>(terms.broken_line);
+    }
+  }
+};
+template <int kLength>
+inline constexpr LaneTerms<kLength> kLaneTerms{};
+alignas(64) constexpr auto kLaneNumbers = [] {
+  std::array<std::uint8_t, 64> lanes{};
+  for (int i = 0; i < 64; ++i) lanes[i] = static_cast<std::uint8_t>(i);
+  return lanes;
+}();
+
+// The sums of a scored field fit the bytes they are added in: along one direction a field lies on
+// at most 3 lines of 4 (2 of 5), and a line the mover could complete is never scored (a win comes
+// first), so a direction adds at most 3 × 30 (2 × 90) to free_line and 3 × 24 (2 × 90) to
+// broken_line, which are then added up in 16 bits; stones, at most 9 (16) a line, are summed over
+// all 11 (8) lines of a field in its byte.
+template <int kLength>
+void line_sums(Bitboard own, Bitboard others, const std::array<Bitboard, 4>& breaks, Bitboard, const LineSums& out) {
+  const LineStarts& starts = kLength == 5 ? kStartsOf5 : kStartsOf4;
+  const LaneTerms<kLength>& terms = kLaneTerms<kLength>;
+  const __m512i stones_of = _mm512_load_si512(terms.stones.data()), free_line_of = _mm512_load_si512(terms.free_line.data()),
+                broken_line_of = _mm512_load_si512(terms.broken_line.data());
+  const __m512i one = _mm512_set1_epi8(1), six = _mm512_set1_epi8(6);
+  // Added to a line's count in a field's lane: minus the field's stone, + 32 for another's.
+  const __m512i own_stone = _mm512_mask_mov_epi8(_mm512_maskz_mov_epi8(own, _mm512_set1_epi8(-1)), others, _mm512_set1_epi8(32 - 6));
+  const __m512i lane = _mm512_load_si512(kLaneNumbers.data());
+  __m512i stones = _mm512_setzero_si512(), free_line[2] = {stones, stones}, broken_line[2] = {stones, stones};
+  for (int d = 0; d < 4; ++d) {
+    const int step = LineStarts::kStep[d];
+    __m512i count = _mm512_setzero_si512();  // in the lane of a line's start: m + 6 t
+    for (int k = 0; k < kLength; ++k) {
+      count = _mm512_mask_add_epi8(count, own >> (k * step), count, one);
+      count = _mm512_mask_add_epi8(count, others >> (k * step), count, six);
+    }
+    __m512i free_d = _mm512_setzero_si512(), broken_d = free_d;
+    for (int k = 0; k < kLength; ++k) {  // the fields k steps on from a line's start
+      const __m512i index = _mm512_add_epi8(_mm512_permutexvar_epi8(_mm512_sub_epi8(lane, _mm512_set1_epi8(static_cast<char>(k * step))), count), own_stone);
+      const __mmask64 on_line = starts.starts[d] << (k * step), on_broken = breaks[d] << (k * step);
+      stones = _mm512_add_epi8(stones, _mm512_maskz_permutexvar_epi8(on_line, index, stones_of));
+      free_d = _mm512_add_epi8(free_d, _mm512_maskz_permutexvar_epi8(on_line, index, free_line_of));
+      broken_d = _mm512_add_epi8(broken_d, _mm512_maskz_permutexvar_epi8(on_broken, index, broken_line_of));
+    }
+    for (int half = 0; half < 2; ++half) {
+      free_line[half] = _mm512_add_epi16(free_line[half], _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64(free_d, half)));
+      broken_line[half] = _mm512_add_epi16(broken_line[half], _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64(broken_d, half)));
+    }
+  }
+  for (int half = 0; half < 2; ++half) {
+    _mm512_store_si512(out.stones + 32 * half, _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64(stones, half)));
+    _mm512_store_si512(out.free_line + 32 * half, free_line[half]);
+    _mm512_store_si512(out.broken_line + 32 * half, broken_line[half]);
+  }
+}
+#else
+// The terms of a line by its kind (m and t, all its stones counted, and whether a stone there
+// breaks it) and what the scored field holds (nothing, the mover's top stone, another's), packed
+// in 16-bit parts (stones, free_line, broken_line) that add up without carrying over; kind
+// kNothing (padding) adds nothing.
+constexpr int kKinds = 2 * (kMaxLineLength + 1) * (kMaxLineLength + 1);
+constexpr int kind(int m, int t, bool breaks) { return (breaks * (kMaxLineLength + 1) + m) * (kMaxLineLength + 1) + t; }
+constexpr std::uint8_t kNothing = kKinds - 1;
+constexpr auto kTermsOfKind = [] {
+  std::array<std::array<std::uint64_t, kKinds>, 3> packed{};
+  for (int holds = 0; holds < 3; ++holds)
+    for (int m = 0; m <= kMaxLineLength; ++m)
+      for (int t = 0; m + t <= kMaxLineLength; ++t)
+        for (const bool breaks : {false, true}) {
+          const int others_m = m - (holds == 1), others_t = t - (holds == 2);  // the line's other fields
+          if (others_m < 0 || others_t < 0 || others_m + others_t >= kMaxLineLength) continue;
+          const LineTerms terms = line_terms(others_m, others_t, breaks ? t : 0);
+          packed[holds][kind(m, t, breaks)] = std::uint64_t(terms.stones) | std::uint64_t(terms.free_line) << 16 | std::uint64_t(terms.broken_line) << 32;
+        }
+  return packed;
+}();
+
+// The legal fields' sums: each line's kind once, then per field a lookup per line through it
+// (every field as many, padded with kNoLine), with no branch on the board.
+template <int kLength>
+void line_sums(Bitboard own, Bitboard others, const std::array<Bitboard, 4>& breaks, Bitboard fields, const LineSums& out) {
+  const LineTable& table = line_table(kLength);
+  std::array<std::uint8_t, LineTable::kMaxLines> line_kind;
+  for (int l = 0; l < table.count; ++l) {
+    const Bitboard line = table.lines[l];
+    line_kind[l] = static_cast<std::uint8_t>(kind(std::popcount(own & line), std::popcount(others & line), breaks[table.direction[l]] >> table.start[l] & 1));
+  }
+  line_kind[LineTable::kNoLine] = kNothing;
+  for (; fields; fields &= fields - 1) {
+    const int field = std::countr_zero(fields);
+    const auto& terms = kTermsOfKind[(own >> field & 1) | (others >> field & 1) << 1];
+    std::uint64_t sum = 0;
+    for (int l = 0; l < table.max_through; ++l) sum += terms[line_kind[table.through_index[field][l]]];
+    out.stones[field] = static_cast<std::uint16_t>(sum), out.free_line[field] = static_cast<std::uint16_t>(sum >> 16);
+    out.broken_line[field] = static_cast<std::uint16_t>(sum >> 32);
+  }
+}
+#endif
+
+}  // namespace
+
+State::PolicyContext State::policy_context(const double* w, Bitboard fields) const {
   PolicyContext context;
   for (int k = 1; k < players_ && k <= w[kBlock]; ++k)
     if (const Threat threat = threat_of((current_ + k) % players_); threat.fields)
@@ -576,50 +725,12 @@ State::PolicyContext State::policy_context(const double* w) const {
   std::array<Bitboard, kMaxPlayers> opponent = owned_;  // the others' stones, seat by seat
   opponent[current_] = 0;
   const Bitboard others = context.others = opponent[0] | opponent[1] | opponent[2] | opponent[3];
-  auto classify = [&]<int kLength>(std::integral_constant<int, kLength>) {
-    std::array<Bitboard, 4> breaks;  // by direction (LineStarts), at the starts of the lines a stone breaks
-    for (int d = 0; d < 4; ++d) {
-      Bitboard some = 0, two = 0;  // lines holding stones of some opponent; of two
-      for (const Bitboard stones : opponent) {
-        const Bitboard held = lines_holding<kLength>(stones, d);
-        two |= some & held, some |= held;
-      }
-      breaks[d] = some & ~two & ~lines_holding<kLength>(own, d);
-    }
-    const LineTable& table = line_table(kLength);
-    for (int l = 0; l < table.count; ++l) {
-      const Bitboard line = table.lines[l];
-      const bool broken = breaks[table.direction[l]] >> table.start[l] & 1;
-      context.line_kind[l] = static_cast<std::uint8_t>(PolicyContext::kind(std::popcount(own & line), std::popcount(others & line), broken));
-    }
-  };
+  const LineSums sums{context.stones.data(), context.free_line.data(), context.broken_line.data()};
   if (line_length_ == 5)
-    classify(std::integral_constant<int, 5>{});
+    line_sums<5>(own, others, breaking_starts<5>(own, opponent), fields, sums);
   else
-    classify(std::integral_constant<int, 4>{});
-  context.line_kind[LineTable::kNoLine] = PolicyContext::kNothing;
-
-  // A line through the field: the square of the mover's other stones in it; its worth as the
-  // mover's line (when no one else's stone stays in it) by the mover's stones after the move;
-  // and the opponent's line it breaks. A line the mover would complete is a win, chosen before.
-  auto& [empty, mine, other] = context.worth;
-  const int length = line_length_;
-  std::array<double, kMaxLineLength + 1> stones, free_line, broken_line;
-  for (int k = 0; k <= length; ++k)
-    stones[k] = w[kStones] * k * k, free_line[k] = w[kFreeLine] * kFreeLineWorth[k], broken_line[k] = w[kBrokenLine] * kBrokenLineWorth[k];
-  for (int m = 0; m < length; ++m)
-    for (int t = 0; m + t <= length; ++t) {
-      const int kind = PolicyContext::kind(m, t, false);
-      empty[kind] = stones[m] + (t == 0 ? free_line[m + 1] : 0);
-      other[kind] = stones[m] + (t == 1 ? free_line[m + 1] : 0);
-      mine[kind] = m == 0 ? 0 : stones[m - 1] + (t == 0 ? free_line[m] : 0);
-    }
-  for (int t = 1; t <= length; ++t) {
-    const int kind = PolicyContext::kind(0, t, true);
-    empty[kind] = broken_line[t];
-    other[kind] = (t == 1 ? free_line[1] : 0) + broken_line[t];
-  }
-  empty[PolicyContext::kNothing] = mine[PolicyContext::kNothing] = other[PolicyContext::kNothing] = 0;
+    line_sums<4>(own, others, breaking_starts<4>(own, opponent), fields, sums);
+  context.line_weights = {w[kStones], w[kFreeLine], w[kBrokenLine]};
   context.holds_worth = {0, -w[kCoverOwn], w[kTake]};
   for (int k = 0; k <= 4; ++k) context.area_worth[k] = w[kArea] * k;
   for (int h = 0; h <= kMaxHeight; ++h) context.height_cost[h] = w[kHeight] * h;
@@ -630,15 +741,8 @@ inline double State::policy_score(const PolicyContext& context, int field) const
   const int holds = static_cast<int>((context.own >> field & 1) | (context.others >> field & 1) << 1);
   double score = 0;
   for (int t = 0; t < context.n_threats; ++t) score -= context.threats[t].answers >> field & 1 ? 0 : context.threats[t].weight;
-  const auto& worth = context.worth[holds];
-  const auto& lines = line_table(line_length_).through_index[field];
-  auto add_lines = [&](auto through) {  // as many as the field with the most, a constant the loop unrolls
-    for (int l = 0; l < through; ++l) score += worth[context.line_kind[lines[l]]];
-  };
-  if (line_length_ == 5)
-    add_lines(std::integral_constant<int, kLinesOf5.max_through>{});
-  else
-    add_lines(std::integral_constant<int, kLinesOf4.max_through>{});
+  const auto& w = context.line_weights;
+  score += w[0] * context.stones[field] + w[1] * context.free_line[field] + w[2] * context.broken_line[field];
   score += context.area_worth[std::popcount(kNeighbours[field] & context.own)];
   score -= context.height_cost[height_[field]];
   score += context.holds_worth[holds];
@@ -649,7 +753,7 @@ Action State::heuristic_action(Rng& rng, const double* w) const {
   const Bitboard legal = legal_fields();
   if (std::popcount(legal) <= 1) return legal ? static_cast<Action>(std::countr_zero(legal)) : kBlocked;
   if (const Bitboard wins = completing(owned_[current_]) & legal) return static_cast<Action>(std::countr_zero(wins));
-  const PolicyContext context = policy_context(w);
+  const PolicyContext context = policy_context(w, legal);
   int best = 0;
   double best_score = -1e300;
   for (Bitboard b = legal; b; b &= b - 1) {
@@ -672,7 +776,7 @@ double State::policy_likelihood(Action action, double temperature, double epsilo
   const Bitboard legal = legal_fields();
   if (std::popcount(legal) <= 1) return 1.0;  // a forced move (or blocked): every hand explains it alike
   if (const Bitboard wins = completing(owned_[current_]) & legal) return wins >> action & 1 ? 1.0 : epsilon;
-  const PolicyContext context = policy_context(w);
+  const PolicyContext context = policy_context(w, legal);
   double best = -1e300;
   for (Bitboard b = legal; b; b &= b - 1) best = std::max(best, policy_score(context, std::countr_zero(b)));
   return std::max(epsilon, std::exp((policy_score(context, static_cast<int>(action)) - best) / temperature));

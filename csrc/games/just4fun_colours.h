@@ -359,10 +359,10 @@ class State {
   const Counts& draw_pile() const { return sum(stock_) > 0 ? stock_ : discard_; }
 
   // The rollout policy's score of a legal field (heuristic_action), from what the context holds
-  // about the position: the threats a move may answer, what each line is to the mover, and the
-  // weights' worth of each term.
+  // about the position: the threats a move may answer, the terms of the lines through each of
+  // `fields` (at least those are scored), and the weights' worth of each term.
   struct PolicyContext;
-  PolicyContext policy_context(const double* weights) const;
+  PolicyContext policy_context(const double* weights, Bitboard fields) const;
   double policy_score(const PolicyContext& context, int field) const;
   struct Threat;
   Threat threat_of(int seat) const;
