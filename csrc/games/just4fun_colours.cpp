@@ -642,6 +642,9 @@ void line_sums(Bitboard own, Bitboard others, const std::array<Bitboard, 4>& bre
   // Added to a line's count in a field's lane: minus the field's stone, + 32 for another's.
   const __m512i own_stone = _mm512_mask_mov_epi8(_mm512_maskz_mov_epi8(own, _mm512_set1_epi8(-1)), others, _mm512_set1_epi8(32 - 6));
   const __m512i lane = _mm512_load_si512(kLaneNumbers.data());
+  // The 16-bit values of a vector's first and last 32 bytes (fields 0-31, 32-63).
+  const auto low = [](__m512i bytes) { return _mm512_cvtepu8_epi16(_mm512_castsi512_si256(bytes)); };
+  const auto high = [](__m512i bytes) { return _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64(bytes, 1)); };
   __m512i stones = _mm512_setzero_si512(), free_line[2] = {stones, stones}, broken_line[2] = {stones, stones};
   for (int d = 0; d < 4; ++d) {
     const int step = LineStarts::kStep[d];
@@ -658,13 +661,12 @@ void line_sums(Bitboard own, Bitboard others, const std::array<Bitboard, 4>& bre
       free_d = _mm512_add_epi8(free_d, _mm512_maskz_permutexvar_epi8(on_line, index, free_line_of));
       broken_d = _mm512_add_epi8(broken_d, _mm512_maskz_permutexvar_epi8(on_broken, index, broken_line_of));
     }
-    for (int half = 0; half < 2; ++half) {
-      free_line[half] = _mm512_add_epi16(free_line[half], _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64(free_d, half)));
-      broken_line[half] = _mm512_add_epi16(broken_line[half], _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64(broken_d, half)));
-    }
+    free_line[0] = _mm512_add_epi16(free_line[0], low(free_d)), free_line[1] = _mm512_add_epi16(free_line[1], high(free_d));
+    broken_line[0] = _mm512_add_epi16(broken_line[0], low(broken_d)), broken_line[1] = _mm512_add_epi16(broken_line[1], high(broken_d));
   }
+  _mm512_store_si512(out.stones, low(stones));
+  _mm512_store_si512(out.stones + 32, high(stones));
   for (int half = 0; half < 2; ++half) {
-    _mm512_store_si512(out.stones + 32 * half, _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64(stones, half)));
     _mm512_store_si512(out.free_line + 32 * half, free_line[half]);
     _mm512_store_si512(out.broken_line + 32 * half, broken_line[half]);
   }
