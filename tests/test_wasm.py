@@ -18,6 +18,8 @@ from types import ModuleType
 import pytest
 
 import kibitz
+from state_helpers import random_step
+from test_rollout_policies import WEIGHTS
 
 ROOT = Path(__file__).resolve().parents[1]
 SIGNATURE_ITERATIONS = 1000  # kibitz bench's is 10,000 (bench/wasm.py); a tenth keeps the test short
@@ -55,33 +57,23 @@ def test_javascript_api(dist: Path) -> None:
     assert "# fail 0" in run.stdout
 
 
-# tests/test_rollout_policies.py's fractional Just 4 Fun Colours weights: their sums round.
-FRACTIONAL_POLICY = {
-    "stones": 2.5,
-    "free_line": 1.75,
-    "broken_line": 0.3,
-    "take": -3.3,
-    "area": 4.1,
-    "height": 7.7,
-    "cover_own": 12.9,
-}
+FRACTIONAL_POLICY = WEIGHTS["just4fun_colours"][4]  # the recorded fractional weights: their sums round
 
 
 def fractional_policy_positions() -> list[kibitz.State]:
-    """8 positions for each of 2, 3 and 4 players: seeded uniformly random play from the opening."""
+    """Up to 8 positions for each of 2, 3 and 4 players: seeded uniformly random play from the
+    opening (a game that ends on the way gives none)."""
     positions = []
     for players in (2, 3, 4):
         for seed in range(8):
             state = kibitz.Game("just4fun_colours", players=players).new_initial_state(900 + seed)
             rng = random.Random(seed)
-            plies = rng.randrange(30)
-            while not state.is_terminal() and (plies > 0 or state.is_chance()):
-                if state.is_chance():
-                    state.apply(state.sample_chance(rng.getrandbits(63)))
-                else:
-                    state.apply(rng.choice(state.legal_actions()))
-                    plies -= 1
-            positions.append(state)
+            decisions = rng.randrange(30)
+            while not state.is_terminal() and (decisions > 0 or state.is_chance()):
+                decisions -= 0 if state.is_chance() else 1
+                random_step(rng, state)
+            if not state.is_terminal():
+                positions.append(state)
     return positions
 
 
@@ -90,9 +82,10 @@ def test_same_answers_as_native_with_fractional_policy_weights(dist: Path) -> No
     (the portable line sums; WebAssembly has no fused multiply-add) and natively (byte lanes where
     the CPU has AVX-512; CMakeLists.txt turns off contraction into fused multiply-adds for the
     game's file; with contraction this test failed): SO-ISMCTS, fixed seeds."""
+    positions = fractional_policy_positions()
+    assert len(positions) >= 20
     with bench.wasm_engine(dist) as engine:
-        for index, state in enumerate(fractional_policy_positions()):
-            assert not state.is_terminal()
+        for index, state in enumerate(positions):
             params = kibitz.SearchParams(algorithm="so_ismcts", iterations=10_000, seed=index, policy=FRACTIONAL_POLICY)
             native = state.search(params)
             wasm = engine.search(state, params)
